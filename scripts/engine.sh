@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Start or stop a throwaway Docker engine that lives in a directory of its own.
+# It never touches /var/run/docker.sock, and it imports a busybox image (local/busybox:1)
+# built from the machine's /bin/busybox, since no registry is reachable.
+#
+#   scripts/engine.sh start DIR [tcp://127.0.0.1:PORT]   start (or reuse) it; prints its DOCKER_HOST
+#   scripts/engine.sh stop DIR                           stop it and delete DIR
+#   scripts/engine.sh install                            install Debian's docker.io and busybox-static
+set -euo pipefail
+
+install_packages() {
+  if command -v dockerd >/dev/null && command -v docker >/dev/null && [ -x /bin/busybox ] && /bin/busybox --list >/dev/null 2>&1; then
+    return
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq docker.io busybox-static >&2
+}
+
+start() {
+  local dir=$1 tcp=${2:-}
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  local sock="unix://$dir/docker.sock"
+  if ! docker -H "$sock" version >/dev/null 2>&1; then
+    # A subshell that closes every inherited descriptor above 2, so that whoever started us
+    # (a test runner reading our output through a pipe) is not held open by the daemon.
+    (
+      for fd in $(ls /proc/$BASHPID/fd); do
+        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
+      done
+      exec setsid dockerd --host "$sock" ${tcp:+--host "$tcp"} \
+        --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/docker.pid" \
+        --bridge none --iptables=false --ip-masq=false --ip-forward=false \
+        --userland-proxy=false --shutdown-timeout 1 --log-level warn \
+        </dev/null >"$dir/dockerd.log" 2>&1
+    ) &
+    local tries=0
+    until docker -H "$sock" version >/dev/null 2>&1; do
+      tries=$((tries + 1))
+      if [ "$tries" -gt 150 ]; then
+        echo "engine.sh: dockerd in $dir did not start within 30 s; its log:" >&2
+        tail -n 20 "$dir/dockerd.log" >&2
+        exit 1
+      fi
+      sleep 0.2
+    done
+  fi
+  if ! docker -H "$sock" image inspect local/busybox:1 >/dev/null 2>&1; then
+    local root
+    root=$(mktemp -d)
+    mkdir -p "$root/bin" "$root/tmp" "$root/etc"
+    cp /bin/busybox "$root/bin/busybox"
+    for applet in $(/bin/busybox --list); do
+      [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
+    done
+    echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+    tar -C "$root" -c . | docker -H "$sock" import -c 'ENV PATH=/bin' - local/busybox:1 >/dev/null
+    rm -rf "$root"
+  fi
+  echo "${tcp:-$sock}"
+}
+
+stop() {
+  local dir=$1
+  [ -d "$dir" ] || return 0
+  if [ -f "$dir/docker.pid" ]; then
+    local pid
+    pid=$(cat "$dir/docker.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  # Whatever the daemon left mounted below DIR goes before DIR does.
+  grep -o " $dir/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+  rm -rf "$dir"
+}
+
+case "${1:-}" in
+  install) install_packages ;;
+  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR [tcp://127.0.0.1:PORT]" >&2; exit 2; }; install_packages; start "$2" "${3:-}" ;;
+  stop) [ -n "${2:-}" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
+  *) echo "usage: $0 install | start DIR [tcp://127.0.0.1:PORT] | stop DIR" >&2; exit 2 ;;
+esac

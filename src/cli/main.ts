@@ -1,0 +1,101 @@
+import { Command, CommanderError, Option } from "commander";
+import pkg from "../../package.json" with { type: "json" };
+import type { CommandOptions } from "./run.ts";
+
+const EXAMPLES = `
+Examples:
+  $ docklens clusters                          every cluster, its engine version and state
+  $ docklens containers local                  containers of the cluster named local
+  $ docklens containers 2 --running            running containers of the cluster with id 2
+  $ docklens volumes prod --json | jq '.Volumes[].Name'
+  $ docklens detail container prod web         what the engine knows of container web
+  $ docklens detail cluster prod --json
+
+Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
+docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
+the cluster "local" on $DOCKER_HOST or /var/run/docker.sock.`;
+
+/** Lazily loaded so that `--help` and `--version` load nothing but commander. */
+const run: typeof import("./run.ts").run = async (...args) => (await import("./run.ts")).run(...args);
+
+/** `--config` and `--json`, which every command takes (D14). */
+function common(command: Command): Command {
+  return command
+    .addOption(new Option("-c, --config <path>", "config file (default: search, then $DOCKLENS_CONFIG)").env("DOCKLENS_CONFIG"))
+    .option("--json", "print the JSON body of the matching HTTP route");
+}
+
+/** The commander program; exported for tests of the usage text. */
+export function createProgram(): Command {
+  const program = new Command("docklens")
+    .description("Inspect many Docker engines at once, read-only.")
+    .version(pkg.version, "-v, --version")
+    .showSuggestionAfterError()
+    .addHelpText("after", EXAMPLES);
+
+  common(program.command("clusters").description("list the clusters with their engine information")).action((options: CommandOptions) =>
+    run(options, (lib, o) => lib.listClusters(o), (t, r, colors) => t.clustersTable(r.clusters, colors)),
+  );
+
+  common(program.command("containers").description("list the containers of a cluster, stopped ones included").argument("<cluster>", "cluster name or id"))
+    .option("--running", "only running containers (the JSON body always holds both lists)")
+    .action((cluster: string, options: CommandOptions & { running?: boolean }) =>
+      run(options, (lib, o) => lib.listContainers(cluster, o), (t, r, colors) => t.containersTable(options.running ? r.running : r.containers, colors)),
+    );
+
+  common(program.command("networks").description("list the networks of a cluster").argument("<cluster>", "cluster name or id")).action(
+    (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.listNetworks(cluster, o), (t, r, colors) => t.networksTable(r.networks, colors)),
+  );
+
+  common(program.command("volumes").description("list the volumes of a cluster").argument("<cluster>", "cluster name or id")).action(
+    (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.listVolumes(cluster, o), (t, r, colors) => t.volumesTable(r.Volumes, colors)),
+  );
+
+  const detail = common(program.command("detail").description("inspect one item; alone, list the detail routes")).action((options: CommandOptions) =>
+    run(options, (lib) => lib.listDetailRoutes(), (t, r, colors) => t.routesTable(r, colors)),
+  );
+  common(detail.command("cluster").description("a cluster and its engine information").argument("<cluster>", "cluster name or id")).action(
+    (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.inspectCluster(cluster, o), (t, r, colors) => t.clusterDetail(r, colors)),
+  );
+  common(detail.command("container").description("what the engine knows of one container").argument("<cluster>", "cluster name or id").argument("<name>", "container name, id or id prefix"))
+    .option("--show-secrets", "show environment values that look like secrets")
+    .action((cluster: string, name: string, options: CommandOptions & { showSecrets?: boolean }) =>
+      run(options, (lib, o) => lib.inspectContainer({ cluster, name }, { ...o, ...(options.showSecrets ? { showSecrets: true } : {}) }), (t, r, colors) => t.containerDetail(r, colors)),
+    );
+
+  return program;
+}
+
+/**
+ * Run the CLI. Errors become one line on stderr and an exit code (D10, D14): 1 for an error
+ * of the engines or of a lookup, 2 for a usage or config error; never a stack trace.
+ */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
+  });
+  const program = createProgram();
+  for (const command of [program, ...allCommands(program)]) {
+    command.exitOverride().configureOutput({ outputError: (text, write) => write(`docklens: ${text.replace(/^error: /, "")}`) });
+  }
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  const err = error as { name?: string; code?: string; message?: string };
+  if (err?.name === "DocklensError") {
+    process.stderr.write(`docklens: ${err.message}\n`);
+    return err.code === "INVALID_CONFIG" ? 2 : 1;
+  }
+  process.stderr.write(`docklens: unexpected error: ${err?.message ?? String(error)}\n`);
+  return 1;
+}

@@ -1,0 +1,131 @@
+import type { ChalkInstance } from "chalk";
+import type { ClusterRecord, ContainerItem, InspectClusterResult, InspectContainerResult, ListDetailRoutesResult, VolumeItem } from "../index.ts";
+import type Dockerode from "dockerode";
+import { formatBytes, formatLabels, renderFields, renderTable, shortId, timeAgo, truncate } from "./format.ts";
+
+/** Colour a container state the way an operator reads it: green up, red failed, yellow in between. */
+export function colorState(state: string, text: string, colors: ChalkInstance, exitCode?: number): string {
+  if (state === "running") return colors.green(text);
+  if (state === "paused" || state === "restarting" || state === "created") return colors.yellow(text);
+  if (state === "dead" || (state === "exited" && exitCode !== 0)) return colors.red(text);
+  return colors.gray(text);
+}
+
+/** `docklens clusters`: one line per cluster with its engine version and state. */
+export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance): string {
+  const rows = clusters.map((cluster) => {
+    const info = cluster.docker as { ServerVersion?: string; Containers?: number; ContainersRunning?: number; Images?: number; Volumes?: number };
+    return [
+      String(cluster.id),
+      cluster.fullname,
+      cluster.port ? `${cluster.host}:${cluster.port}` : cluster.host,
+      cluster.error ? colors.red(cluster.error.code) : colors.green("up"),
+      info.ServerVersion ?? "",
+      cluster.error ? "" : `${info.Containers ?? 0} (${info.ContainersRunning ?? 0} running)`,
+      cluster.error ? "" : String(info.Images ?? 0),
+      cluster.error ? "" : String(info.Volumes ?? 0),
+    ];
+  });
+  const table = renderTable(["ID", "CLUSTER", "ENDPOINT", "STATE", "ENGINE", "CONTAINERS", "IMAGES", "VOLUMES"], rows, colors);
+  const errors = clusters.filter((cluster) => cluster.error).map((cluster) => colors.red(`${cluster.name}: ${cluster.error!.message}`));
+  return [table, ...errors].join("\n");
+}
+
+/** Ports as `docker ps` prints them: `0.0.0.0:8080->80/tcp, 443/tcp`. */
+export function formatPorts(ports: Dockerode.Port[]): string {
+  const seen = new Set<string>();
+  for (const port of ports) {
+    const host = port.PublicPort ? `${port.IP ?? ""}${port.IP ? ":" : ""}${port.PublicPort}->` : "";
+    seen.add(`${host}${port.PrivatePort}/${port.Type}`);
+  }
+  return [...seen].join(", ");
+}
+
+/** `docklens containers`: the columns of `docker ps`. */
+export function containersTable(containers: ContainerItem[], colors: ChalkInstance, now = Date.now()): string {
+  const rows = containers.map((container) => [
+    shortId(container.Id),
+    container.Image.startsWith("sha256:") ? shortId(container.Image) : container.Image,
+    JSON.stringify(truncate(container.Command, 20)),
+    timeAgo(container.Created, now),
+    colorState(container.State, container.Status, colors, Number(/^Exited \((\d+)\)/.exec(container.Status)?.[1] ?? 0)),
+    formatPorts(container.Ports ?? []),
+    container.Names.map((name) => name.replace(/^\//, "")).join(","),
+  ]);
+  return renderTable(["CONTAINER ID", "IMAGE", "COMMAND", "CREATED", "STATUS", "PORTS", "NAMES"], rows, colors);
+}
+
+/** `docklens networks`: `docker network ls` plus subnet and creation time. */
+export function networksTable(networks: Dockerode.NetworkInspectInfo[], colors: ChalkInstance, now = Date.now()): string {
+  const rows = networks.map((network) => [
+    shortId(network.Id),
+    network.Name,
+    network.Driver,
+    network.Scope,
+    (network.IPAM?.Config ?? []).map((config) => config.Subnet).filter(Boolean).join(","),
+    timeAgo(network.Created, now),
+  ]);
+  return renderTable(["NETWORK ID", "NAME", "DRIVER", "SCOPE", "SUBNET", "CREATED"], rows, colors);
+}
+
+/** `docklens volumes`: `docker volume ls` plus scope, creation time and labels. */
+export function volumesTable(volumes: VolumeItem[], colors: ChalkInstance, now = Date.now()): string {
+  const rows = volumes.map((volume) => [volume.Driver, volume.Name, volume.Scope, volume.CreatedAt ? timeAgo(volume.CreatedAt, now) : "", formatLabels(volume.Labels)]);
+  return renderTable(["DRIVER", "VOLUME NAME", "SCOPE", "CREATED", "LABELS"], rows, colors);
+}
+
+/** `docklens detail`: the route index. */
+export function routesTable(result: ListDetailRoutesResult, colors: ChalkInstance): string {
+  return renderTable(["PATH", "METHODS", "PARAMS"], result.routes.map((route) => [route.path, route.methods.join(","), route.params.join(", ")]), colors);
+}
+
+/** `docklens detail cluster`: the cluster record and the essentials of its engine. */
+export function clusterDetail(result: InspectClusterResult, colors: ChalkInstance): string {
+  const { cluster, error } = result;
+  const info = result.docker as Record<string, string | number | undefined>;
+  return renderFields(
+    [
+      ["Cluster", `${cluster.fullname} (id ${cluster.id})`],
+      ["Endpoint", cluster.port ? `${cluster.protocol}://${cluster.host}:${cluster.port}` : `${cluster.protocol}://${cluster.host.replace(/^unix:\/\//, "")}`],
+      ["TLS", cluster.tls ? "yes" : "no"],
+      ["State", error ? colors.red(`${error.code}: ${error.message}`) : colors.green("up")],
+      ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
+      ["OS", info.OperatingSystem === undefined ? undefined : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`],
+      ["CPUs", info.NCPU === undefined ? undefined : String(info.NCPU)],
+      ["Memory", formatBytes(info.MemTotal as number | undefined)],
+      ["Containers", info.Containers === undefined ? undefined : `${info.Containers} (${info.ContainersRunning} running, ${info.ContainersPaused} paused, ${info.ContainersStopped} stopped)`],
+      ["Images", info.Images === undefined ? undefined : String(info.Images)],
+      ["Volumes", info.Volumes === undefined ? undefined : String(info.Volumes)],
+      ["Storage", info.Driver === undefined ? undefined : String(info.Driver)],
+      ["Name", info.Name === undefined ? undefined : String(info.Name)],
+    ],
+    colors,
+  );
+}
+
+/** `docklens detail container`: what `docker inspect` says, in the order an operator reads it. */
+export function containerDetail(detail: InspectContainerResult, colors: ChalkInstance, now = Date.now()): string {
+  const state = detail.State;
+  const networks = Object.entries(detail.NetworkSettings?.Networks ?? {}).map(([name, net]) => `${name}: ${net.IPAddress || "no address"}${net.MacAddress ? ` (${net.MacAddress})` : ""}`);
+  const ports = Object.keys(detail.Config?.ExposedPorts ?? {});
+  const stateText = state.Running ? `running since ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}` : `${state.Status}${state.Status === "exited" ? ` (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}` : ""}`;
+  return renderFields(
+    [
+      ["Name", detail.Name.replace(/^\//, "")],
+      ["Id", detail.Id],
+      ["Image", `${detail.Config?.Image ?? ""} (${shortId(detail.Image)})`],
+      ["Command", [detail.Path, ...(detail.Args ?? [])].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(" ")],
+      ["Created", `${detail.Created} (${timeAgo(detail.Created, now)})`],
+      ["State", colorState(state.Status, stateText, colors, state.ExitCode)],
+      ["Error", state.Error || undefined],
+      ["OOM killed", state.OOMKilled ? colors.red("yes") : undefined],
+      ["Restart", detail.HostConfig?.RestartPolicy?.Name || undefined],
+      ["Networks", networks.join("\n") || undefined],
+      ["Ports", ports.join(", ") || undefined],
+      ["Mounts", (detail.Mounts ?? []).map((mount) => `${mount.Name ?? mount.Source} → ${mount.Destination}${mount.RW ? "" : " (ro)"}`).join("\n") || undefined],
+      ["Labels", Object.entries(detail.Config?.Labels ?? {}).map(([k, v]) => `${k}=${v}`).join("\n") || undefined],
+      ["Env", (detail.Config?.Env ?? []).join("\n") || undefined],
+    ],
+    colors,
+  );
+}

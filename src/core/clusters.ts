@@ -1,0 +1,93 @@
+import type { ClusterConfig } from "./config.ts";
+import { callEngine, expectBody, translateEngineError } from "./engine.ts";
+import type { ErrorBody } from "./errors.ts";
+import { resolveCluster, type CoreOptions } from "./registry.ts";
+
+/** The engine's `GET /info` body plus `Volumes`, its number of volumes (D3); `{}` when unreachable. */
+export type DockerInfo = Record<string, unknown>;
+
+/** A registered cluster as `/list/cluster` shows it (D2). */
+export interface ClusterRecord {
+  id: number;
+  name: string;
+  fullname: string;
+  icon: string;
+  host: string;
+  port: number;
+  docker: DockerInfo;
+  /** Present when the engine could not be asked (D3). */
+  error?: ErrorBody;
+}
+
+/** Body of `/list/cluster`. */
+export interface ListClustersResult {
+  clusters: ClusterRecord[];
+}
+
+/** Body of `/detail/cluster/:clusterid` (D2, D3). */
+export interface InspectClusterResult {
+  cluster: Omit<ClusterRecord, "docker" | "error"> & { protocol: ClusterConfig["protocol"]; tls: boolean };
+  docker: DockerInfo;
+  error?: ErrorBody;
+}
+
+/**
+ * List every registered cluster with its engine information (D3). The engines are asked
+ * concurrently, each under its own time limit; one that fails gets `docker: {}` and an `error`
+ * instead of failing the list.
+ */
+export async function listClusters(options: CoreOptions): Promise<ListClustersResult> {
+  const clusters = await Promise.all(
+    options.registry.config.clusters.map(async (cluster) => {
+      const { docker, error } = await readDockerInfo(cluster, options);
+      return { ...clusterFields(cluster), docker, ...(error ? { error } : {}) };
+    }),
+  );
+  return { clusters };
+}
+
+/**
+ * One cluster by id or name (D1), with its protocol, whether it uses TLS, and its engine
+ * information. An engine that fails gives `docker: {}` and an `error`, not a failed call (D3).
+ */
+export async function inspectCluster(ref: string, options: CoreOptions): Promise<InspectClusterResult> {
+  const cluster = resolveCluster(ref, options);
+  const { docker, error } = await readDockerInfo(cluster, options);
+  return {
+    cluster: { ...clusterFields(cluster), protocol: cluster.protocol, tls: cluster.protocol === "https" },
+    docker,
+    ...(error ? { error } : {}),
+  };
+}
+
+/** The record fields of D2; never key material or key paths. */
+function clusterFields(cluster: ClusterConfig) {
+  return {
+    id: cluster.id,
+    name: cluster.name,
+    fullname: cluster.icon ? `${cluster.icon} ${cluster.name}` : cluster.name,
+    icon: cluster.icon,
+    host: cluster.host,
+    port: cluster.port,
+  };
+}
+
+/** `GET /info` and `GET /volumes` of one engine, side by side under one time limit. */
+async function readDockerInfo(cluster: ClusterConfig, options: CoreOptions): Promise<{ docker: DockerInfo; error?: ErrorBody }> {
+  try {
+    const docker = await callEngine(
+      cluster,
+      async (engine, signal) => {
+        // dockerode 5 takes `{ abortSignal }` here; @types/dockerode 4 declares no options.
+        const info = engine.info as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>;
+        const [infoBody, volumes] = await Promise.all([info.call(engine, { abortSignal: signal }), engine.listVolumes({ abortSignal: signal })]);
+        const volumeList = expectBody<{ Volumes?: unknown[] | null }>(volumes, "object", cluster).Volumes;
+        return { ...expectBody<DockerInfo>(infoBody, "object", cluster), Volumes: volumeList?.length ?? 0 };
+      },
+      options,
+    );
+    return { docker };
+  } catch (error) {
+    return { docker: {}, error: translateEngineError(error, cluster).toJSON() };
+  }
+}

@@ -1,0 +1,76 @@
+import type Dockerode from "dockerode";
+import { callEngine, expectBody } from "./engine.ts";
+import { checkName } from "./names.ts";
+import { resolveCluster, type CoreOptions } from "./registry.ts";
+
+/** An item of `/list/:cluster/containers`: the engine's item with `Created` as ISO 8601 (D4). */
+export type ContainerItem = Omit<Dockerode.ContainerInfo, "Created"> & { Created: string };
+
+/** Body of `/list/:cluster/containers` (D4). */
+export interface ListContainersResult {
+  containers: ContainerItem[];
+  /** The running ones, in the same order. */
+  running: ContainerItem[];
+}
+
+/**
+ * All containers of a cluster, stopped ones included, and the running sub-list (D4).
+ * `cluster` is an id or a name (D1).
+ */
+export async function listContainers(cluster: string, options: CoreOptions): Promise<ListContainersResult> {
+  const config = resolveCluster(cluster, options);
+  const items = await callEngine(config, (docker, signal) => docker.listContainers({ all: true, abortSignal: signal }), options);
+  const containers = expectBody<Dockerode.ContainerInfo[]>(items, "array", config).map(toContainerItem);
+  return { containers, running: containers.filter((container) => container.State === "running") };
+}
+
+/** D4: the engine's Unix seconds become `new Date(s * 1000).toISOString()`. */
+export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
+  return { ...item, Created: new Date(item.Created * 1000).toISOString() };
+}
+
+/** Input of {@link inspectContainer}. */
+export interface InspectContainerInput {
+  /** Cluster id or name (D1). */
+  cluster: string;
+  /** Container name (with or without its leading `/`), full id, or unique id prefix (D6). */
+  name: string;
+}
+
+/** Options of {@link inspectContainer}. */
+export interface InspectContainerOptions extends CoreOptions {
+  /** Show sensitive environment values; defaults to the config's `showSecrets` (D15). */
+  showSecrets?: boolean;
+}
+
+/** Body of `/detail/:cluster/container/:containerName`: the engine's inspect body (D6). */
+export type InspectContainerResult = Dockerode.ContainerInspectInfo;
+
+/**
+ * The engine's inspect body of one container (D6), with sensitive environment values replaced
+ * by `<redacted>` unless secrets are shown (D15). Throws `CONTAINER_NOT_FOUND` for an unknown one.
+ */
+export async function inspectContainer(input: InspectContainerInput, options: InspectContainerOptions): Promise<InspectContainerResult> {
+  const config = resolveCluster(input.cluster, options);
+  const name = checkName("container", input.name);
+  const body = await callEngine(config, (docker, signal) => docker.getContainer(name).inspect({ abortSignal: signal }), {
+    ...options,
+    notFound: { code: "CONTAINER_NOT_FOUND", what: `container ${JSON.stringify(input.name)}` },
+  });
+  const detail = expectBody<InspectContainerResult>(body, "object", config);
+  const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
+  if (!showSecrets && Array.isArray(detail.Config?.Env)) detail.Config.Env = redactEnv(detail.Config.Env);
+  return detail;
+}
+
+/** Names of environment variables whose values are hidden (D15). */
+const SENSITIVE = /PASS|SECRET|TOKEN|KEY|CREDENTIAL|AUTH/i;
+
+/** Replace the value of each `NAME=value` entry whose name looks sensitive with `<redacted>` (D15). */
+export function redactEnv(env: string[]): string[] {
+  return env.map((entry) => {
+    const eq = entry.indexOf("=");
+    const name = eq === -1 ? entry : entry.slice(0, eq);
+    return eq !== -1 && SENSITIVE.test(name) ? `${name}=<redacted>` : entry;
+  });
+}

@@ -1,0 +1,70 @@
+/** How docklens reaches one engine, parsed from a cluster's `host` and `port` (D2, D11). */
+export interface Endpoint {
+  protocol: "unix" | "http" | "https" | "ssh";
+  /** Socket path, for `unix`. */
+  socketPath?: string;
+  /** Host name or IP address, for the network protocols. */
+  hostname?: string;
+  /** TCP port; `0` for a local socket. */
+  port: number;
+  /** SSH user from `ssh://user@host`. */
+  username?: string;
+}
+
+const SCHEMES = new Set(["tcp:", "http:", "https:", "ssh:"]);
+/** A bare host name or IP address: letters, digits, dots, dashes, colons (IPv6), brackets. */
+const BARE_HOST = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+|[0-9a-fA-F:]+)$/;
+
+/**
+ * Parse a cluster's `host` (`/path.sock`, `unix:///path.sock`, `tcp://h:p`, `ssh://user@h`,
+ * or a bare host name or IP) into an endpoint. `port` wins over a default but not over a port
+ * written in the URL. Throws an Error whose message says what is wrong with `host`.
+ */
+export function parseEndpoint(host: string, port?: number, tls = false): Endpoint {
+  const defaultPort = tls ? 2376 : 2375;
+  if (host.startsWith("/")) return { protocol: "unix", socketPath: host, port: 0 };
+  if (host.startsWith("unix://")) {
+    const socketPath = host.slice("unix://".length);
+    if (!socketPath.startsWith("/")) throw new Error("expected an absolute socket path after unix://");
+    return { protocol: "unix", socketPath, port: 0 };
+  }
+  if (BARE_HOST.test(host)) {
+    return { protocol: tls ? "https" : "http", hostname: unbracket(host), port: port ?? defaultPort };
+  }
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    throw new Error("expected a host name, an IP address, a socket path, or a tcp://, unix:// or ssh:// URL");
+  }
+  if (!SCHEMES.has(url.protocol) || !url.hostname || (url.pathname !== "" && url.pathname !== "/")) {
+    throw new Error(`unsupported engine address ${JSON.stringify(host)}`);
+  }
+  const urlPort = url.port ? Number(url.port) : undefined;
+  if (url.protocol === "ssh:") {
+    return {
+      protocol: "ssh",
+      hostname: unbracket(url.hostname),
+      port: urlPort ?? port ?? 22,
+      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    };
+  }
+  const secure = tls || url.protocol === "https:";
+  return {
+    protocol: secure ? "https" : "http",
+    hostname: unbracket(url.hostname),
+    port: urlPort ?? port ?? (secure ? 2376 : 2375),
+  };
+}
+
+function unbracket(hostname: string): string {
+  return hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+}
+
+/** The endpoint as a URL-like string for messages: `unix:///run/docker.sock`, `http://h:2375`. */
+export function describeEndpoint(endpoint: Endpoint): string {
+  if (endpoint.protocol === "unix") return `unix://${endpoint.socketPath}`;
+  const user = endpoint.username ? `${endpoint.username}@` : "";
+  const host = endpoint.hostname?.includes(":") ? `[${endpoint.hostname}]` : endpoint.hostname;
+  return `${endpoint.protocol}://${user}${host}:${endpoint.port}`;
+}

@@ -1,0 +1,141 @@
+import { readFile } from "node:fs/promises";
+import type Dockerode from "dockerode";
+import type { ClusterConfig } from "./config.ts";
+import { describeEndpoint } from "./endpoint.ts";
+import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
+import type { CoreOptions } from "./registry.ts";
+
+/** Keep-alive connections an engine client holds open at most. */
+const MAX_SOCKETS = 16;
+
+/** Build the dockerode client of one cluster; dockerode itself is loaded here, on first use. */
+export async function createEngineClient(cluster: ClusterConfig): Promise<{ docker: Dockerode; close(): void }> {
+  const [{ default: Docker }, http, https] = await Promise.all([import("dockerode"), import("node:http"), import("node:https")]);
+  // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
+  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = { protocol: cluster.protocol === "unix" ? undefined : cluster.protocol };
+  let agent: import("node:http").Agent | undefined;
+  if (cluster.protocol === "unix") {
+    options.socketPath = cluster.socketPath;
+  } else {
+    options.host = cluster.hostname;
+    options.port = cluster.port;
+  }
+  if (cluster.protocol === "https" && cluster.tls) {
+    const [ca, cert, key] = await Promise.all([cluster.tls.ca, cluster.tls.cert, cluster.tls.key].map(readKeyFile));
+    Object.assign(options, { ca, cert, key });
+    agent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, ca, cert, key });
+  } else if (cluster.protocol === "ssh") {
+    options.username = cluster.ssh?.username ?? cluster.username;
+    const privateKey = await readKeyFile(cluster.ssh?.privateKey);
+    if (privateKey) options.sshOptions = { privateKey };
+  } else {
+    agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  }
+  if (agent) options.agent = agent;
+  return { docker: new Docker(options), close: () => agent?.destroy() };
+}
+
+async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {
+  if (!path) return undefined;
+  try {
+    return await readFile(path);
+  } catch (error) {
+    // The message names the kind of failure only: key paths never leave docklens (D15).
+    throw new Error(`cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+}
+
+/** What an engine 404 means for the call at hand. */
+export interface NotFound {
+  code: ErrorCode;
+  /** The missing thing, as it should read in the message: `container "web"`. */
+  what: string;
+}
+
+/** Options of {@link callEngine}. */
+export interface CallEngineOptions extends CoreOptions {
+  /** How to report an engine 404. */
+  notFound?: NotFound;
+}
+
+/**
+ * Run one engine operation under the cluster's time limit (D12) and translate whatever it
+ * throws into a DocklensError (D10). `run` must pass `signal` on to every dockerode call.
+ */
+export async function callEngine<T>(
+  cluster: ClusterConfig,
+  run: (docker: Dockerode, signal: AbortSignal) => Promise<T>,
+  options: CallEngineOptions,
+): Promise<T> {
+  const deadline = AbortSignal.timeout(cluster.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  // Settles on abort even if a library forgets the signal, so no call outlives its limit.
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([options.registry.engine(cluster).then((docker) => run(docker, signal)), aborted]);
+  } catch (error) {
+    throw translateEngineError(error, cluster, { timedOut: deadline.aborted, notFound: options.notFound });
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EPIPE: "connection closed",
+  ENOENT: "no such socket",
+  EACCES: "permission denied on the socket",
+  ENOTFOUND: "unknown host",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connection timed out",
+};
+
+/** Translate an error of an engine call into the codes of D10; the one place that does. */
+export function translateEngineError(
+  error: unknown,
+  cluster: ClusterConfig,
+  context: { timedOut?: boolean; notFound?: NotFound } = {},
+): DocklensError {
+  if (isDocklensError(error)) return error;
+  const where = `the engine of cluster "${cluster.name}" (${describeEndpoint(cluster)})`;
+  if (context.timedOut) return new DocklensError("ENGINE_TIMEOUT", `${where} did not answer within ${cluster.timeoutMs} ms`);
+  const err = error as { name?: string; code?: string; statusCode?: number; json?: unknown; message?: string; level?: string };
+  if (err?.name === "AbortError") return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
+  if (typeof err?.statusCode === "number") {
+    if (err.statusCode === 404 && context.notFound) {
+      return new DocklensError(context.notFound.code, `${context.notFound.what} not found in cluster "${cluster.name}"`);
+    }
+    return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${engineMessage(err.json) ?? "no message"}`);
+  }
+  const code = err?.code ?? "";
+  const reason =
+    UNREACHABLE[code] ??
+    (/TLS|CERT|SSL/.test(code) || /tls|certificate|ssl/i.test(err?.message ?? "") ? `TLS failure (${code || "handshake"})` : undefined) ??
+    (err?.level ? `SSH failure (${err.level})` : undefined) ??
+    (code ? code : err?.message === "socket hang up" ? "connection closed" : `unexpected failure`);
+  return new DocklensError("ENGINE_UNREACHABLE", `cannot reach ${where}: ${reason}`);
+}
+
+function engineMessage(json: unknown): string | undefined {
+  if (json && typeof json === "object" && typeof (json as { message?: unknown }).message === "string") {
+    return (json as { message: string }).message.slice(0, 300);
+  }
+  return typeof json === "string" ? json.slice(0, 300) : undefined;
+}
+
+/**
+ * Check that an engine answered with JSON of the expected kind. Something else on the
+ * engine's port (a web server answering HTML, say) is `ENGINE_ERROR`, not a crash later.
+ */
+export function expectBody<T>(value: unknown, kind: "array" | "object", cluster: ClusterConfig): T {
+  const ok = kind === "array" ? Array.isArray(value) : value !== null && typeof value === "object" && !Array.isArray(value) && !Buffer.isBuffer(value);
+  if (!ok) throw new DocklensError("ENGINE_ERROR", `the engine of cluster "${cluster.name}" (${describeEndpoint(cluster)}) did not answer with JSON`);
+  return value as T;
+}

@@ -1,0 +1,67 @@
+/** Error codes of decisions D10, plus `INVALID_CONFIG`, which only the CLI and `serve` start-up report. */
+export type ErrorCode =
+  | "INVALID_NAME"
+  | "INVALID_QUERY"
+  | "INVALID_CONFIG"
+  | "UNAUTHORIZED"
+  | "CLUSTER_NOT_FOUND"
+  | "CONTAINER_NOT_FOUND"
+  | "IMAGE_NOT_FOUND"
+  | "VOLUME_NOT_FOUND"
+  | "NETWORK_NOT_FOUND"
+  | "ROUTE_NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "CONTAINER_NOT_RUNNING"
+  | "ENGINE_UNREACHABLE"
+  | "ENGINE_ERROR"
+  | "ENGINE_TIMEOUT";
+
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_NAME: 400,
+  INVALID_QUERY: 400,
+  INVALID_CONFIG: 500,
+  UNAUTHORIZED: 401,
+  CLUSTER_NOT_FOUND: 404,
+  CONTAINER_NOT_FOUND: 404,
+  IMAGE_NOT_FOUND: 404,
+  VOLUME_NOT_FOUND: 404,
+  NETWORK_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONTAINER_NOT_RUNNING: 409,
+  ENGINE_UNREACHABLE: 502,
+  ENGINE_ERROR: 502,
+  ENGINE_TIMEOUT: 504,
+};
+
+/** The body of every error, over HTTP and in `error` fields of cluster records. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+/**
+ * The one error class of docklens. `status` is the HTTP status of `code` (D10);
+ * the message names what failed and never carries a stack trace or key material.
+ */
+export class DocklensError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "DocklensError";
+    this.code = code;
+    this.status = STATUS[code];
+  }
+
+  /** The JSON shape of D10, without the `{ error }` wrapper. */
+  toJSON(): ErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** True for a DocklensError, also one thrown by another copy of this module. */
+export function isDocklensError(error: unknown): error is DocklensError {
+  return error instanceof Error && error.name === "DocklensError" && "code" in error;
+}

@@ -1,0 +1,32 @@
+import type Dockerode from "dockerode";
+import { callEngine, expectBody } from "./engine.ts";
+import { resolveCluster, type CoreOptions } from "./registry.ts";
+
+/** A volume as docklens shows it: `Labels` always an object, `CreatedAt` in UTC (D5). */
+export type VolumeItem = Omit<Dockerode.VolumeInspectInfo, "Labels"> & { Labels: Record<string, string>; CreatedAt?: string };
+
+/** Body of `/list/:cluster/volumes` (D5), with nothing beside `Volumes`. */
+export interface ListVolumesResult {
+  Volumes: VolumeItem[];
+}
+
+/** Every volume of a cluster (D5). `cluster` is an id or a name (D1). */
+export async function listVolumes(cluster: string, options: CoreOptions): Promise<ListVolumesResult> {
+  const config = resolveCluster(cluster, options);
+  const body = await callEngine(config, (docker, signal) => docker.listVolumes({ abortSignal: signal }), options);
+  const volumes = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(body, "object", config).Volumes ?? [];
+  return { Volumes: volumes.map(normalizeVolume) };
+}
+
+/** D5: a null `Labels` becomes `{}`; `CreatedAt` becomes UTC with a `Z`, to the second. */
+export function normalizeVolume(volume: Dockerode.VolumeInspectInfo & { CreatedAt?: string }): VolumeItem {
+  const normalized: VolumeItem = { ...volume, Labels: volume.Labels ?? {} };
+  if (volume.CreatedAt) normalized.CreatedAt = toUtcSeconds(volume.CreatedAt);
+  return normalized;
+}
+
+/** `2026-11-21T06:00:03+01:00` → `2026-11-21T05:00:03Z`; anything unparsable is left as it is. */
+export function toUtcSeconds(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}

@@ -1,0 +1,53 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { inject } from "vitest";
+
+const exec = promisify(execFile);
+export const BIN = join(import.meta.dirname, "../../bin/docklens.mjs");
+export const engines = inject("engines");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run the built CLI as a user would, in `cwd` (default: the scratch dir, where no config is),
+ * with a clean environment: no DOCKER_HOST or DOCKLENS_CONFIG unless given, no colour.
+ */
+export async function cli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: engines.tmp,
+    XDG_CONFIG_HOME: join(engines.tmp, "xdg"),
+    NO_COLOR: "1",
+    ...options.env,
+  };
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { env, cwd: options.cwd ?? engines.tmp, maxBuffer: 64 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const err = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof err.code !== "number") throw error;
+    return { code: err.code, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
+  }
+}
+
+/** Run the CLI with the test config and parse its `--json` output. */
+export async function cliJson<T>(args: string[]): Promise<T> {
+  const result = await cli([...args, "--json", "--config", engines.configPath]);
+  if (result.code !== 0) throw new Error(`docklens ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** The docker CLI, as the oracle the tests compare docklens with. */
+export async function docker(host: string, ...args: string[]): Promise<string> {
+  return (await exec("docker", ["-H", host, ...args])).stdout.trim();
+}
+
+/** `docker ... -q --no-trunc` as a sorted list. */
+export async function dockerIds(host: string, ...args: string[]): Promise<string[]> {
+  return (await docker(host, ...args)).split("\n").filter(Boolean).sort();
+}

@@ -1,0 +1,105 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { TestProject } from "vitest/node";
+import type { TestEngines } from "./fixtures.ts";
+
+const run = promisify(execFile);
+const ENGINE_SH = join(import.meta.dirname, "../../scripts/engine.sh");
+const IMAGE = "local/busybox:1";
+/** A container that writes to stdout and stderr once a second, for logs and attach. */
+const TICKER = 'i=0; while true; do i=$((i+1)); echo "out $i"; echo "err $i" >&2; sleep 1; done';
+
+async function docker(host: string, ...args: string[]): Promise<string> {
+  return (await run("docker", ["-H", host, ...args])).stdout.trim();
+}
+
+/** A loopback port that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A loopback server that accepts connections and never answers: a hung engine. */
+async function hangingServer(): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, port: (server.address() as { port: number }).port, sockets };
+}
+
+async function fixturesA(host: string): Promise<void> {
+  await docker(host, "network", "create", "--driver", "bridge", "--subnet", "192.0.2.0/24", "--gateway", "192.0.2.1", "--label", "team=ops", "lens-net");
+  await Promise.all([
+    docker(host, "run", "-d", "--name", "web", "--network", "lens-net", "--ip", "192.0.2.10", "--expose", "8080", "-l", "app=web", "-l", "tier=front",
+      "-e", "DB_PASSWORD=hunter2", "-e", "API_TOKEN=abc123", "-e", "PLAIN=visible", IMAGE, "sh", "-c", TICKER),
+    docker(host, "run", "--name", "failed", "-l", "app=failed", IMAGE, "sh", "-c", "echo bye; exit 3").catch(() => undefined),
+    docker(host, "create", "--name", "fresh", "-l", "app=fresh", IMAGE, "true"),
+    docker(host, "volume", "create", "--label", "purpose=data", "--label", "empty=", "data"),
+    docker(host, "volume", "create", "--opt", "type=tmpfs", "--opt", "device=tmpfs", "--opt", "o=size=1m", "--label", "kind=tmp", "scratch"),
+    docker(host, "volume", "create", "plain"),
+  ]);
+}
+
+async function fixturesB(host: string): Promise<void> {
+  await Promise.all([
+    docker(host, "run", "-d", "--name", "b-one", IMAGE, "sleep", "100000"),
+    docker(host, "create", "--name", "b-two", IMAGE, "true"),
+    docker(host, "volume", "create", "b-vol"),
+  ]);
+}
+
+/** Start engines A and B with their fixtures, a dead and a hanging endpoint, and a config naming all four. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const tmp = await mkdtemp(join(tmpdir(), "docklens-test-"));
+  const dirA = join(tmp, "engine-a");
+  const dirB = join(tmp, "engine-b");
+  const [portB, deadPort, hang] = await Promise.all([closedPort(), closedPort(), hangingServer()]);
+  const stopAll = async () => {
+    for (const socket of hang.sockets) socket.destroy();
+    hang.server.close();
+    await Promise.all([dirA, dirB].map((dir) => run("bash", [ENGINE_SH, "stop", dir]).catch(() => undefined)));
+  };
+  try {
+    const [hostA, hostB] = await Promise.all([
+      run("bash", [ENGINE_SH, "start", dirA]).then((r) => r.stdout.trim()),
+      run("bash", [ENGINE_SH, "start", dirB, `tcp://127.0.0.1:${portB}`]).then((r) => r.stdout.trim()),
+    ]);
+    const adminB = `unix://${dirB}/docker.sock`;
+    await Promise.all([fixturesA(hostA), fixturesB(adminB)]);
+    const engines: TestEngines = {
+      hostA,
+      hostB,
+      adminB,
+      configPath: join(tmp, "docklens.config.json"),
+      deadTimeoutMs: 2000,
+      hangTimeoutMs: 800,
+      tmp,
+    };
+    await writeFile(
+      engines.configPath,
+      JSON.stringify({
+        clusters: [
+          { name: "alpha", host: hostA, icon: "🅰" },
+          { id: 7, name: "bravo", host: "127.0.0.1", port: portB },
+          { name: "dead", host: "127.0.0.1", port: deadPort, timeoutMs: engines.deadTimeoutMs },
+          { name: "hang", host: `tcp://127.0.0.1:${hang.port}`, timeoutMs: engines.hangTimeoutMs },
+        ],
+      }),
+    );
+    project.provide("engines", engines);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return stopAll;
+}
