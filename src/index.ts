@@ -4,8 +4,10 @@
  */
 export { listClusters, inspectCluster } from "./core/clusters.ts";
 export type { ClusterRecord, DockerInfo, InspectClusterResult, ListClustersResult } from "./core/clusters.ts";
-export { loadConfig, normalizeConfig, DEFAULT_TIMEOUT_MS } from "./core/config.ts";
-export type { ClusterConfig, DocklensConfig, DocklensConfigInput, LoadConfigOptions } from "./core/config.ts";
+export { loadConfig, DEFAULT_TIMEOUT_MS } from "./core/config.ts";
+export type { ClusterConfig, DocklensConfig, LoadConfigOptions } from "./core/config.ts";
+export { normalizeConfig } from "./core/config-schema.ts";
+export type { DocklensConfigInput } from "./core/config-schema.ts";
 export { listContainers, inspectContainer, redactEnv } from "./core/containers.ts";
 export type { ContainerItem, InspectContainerInput, InspectContainerOptions, InspectContainerResult, ListContainersResult } from "./core/containers.ts";
 export { DocklensError, isDocklensError } from "./core/errors.ts";

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import type { CommandOptions } from "./run.ts";
 
@@ -21,7 +21,7 @@ const run: typeof import("./run.ts").run = async (...args) => (await import("./r
 /** `--config` and `--json`, which every command takes (D14). */
 function common(command: Command): Command {
   return command
-    .addOption(new Option("-c, --config <path>", "config file (default: search, then $DOCKLENS_CONFIG)").env("DOCKLENS_CONFIG"))
+    .option("-c, --config <path>", "config file (default: $DOCKLENS_CONFIG, else a search from here)")
     .option("--json", "print the JSON body of the matching HTTP route");
 }
 
@@ -30,6 +30,7 @@ export function createProgram(): Command {
   const program = new Command("docklens")
     .description("Inspect many Docker engines at once, read-only.")
     .version(pkg.version, "-v, --version")
+    .enablePositionalOptions()
     .showSuggestionAfterError()
     .addHelpText("after", EXAMPLES);
 

@@ -1,6 +1,13 @@
 import type { ChalkInstance } from "chalk";
-import * as core from "../index.ts";
-import { createColors } from "./format.ts";
+import { inspectCluster, listClusters } from "../core/clusters.ts";
+import { inspectContainer, listContainers } from "../core/containers.ts";
+import { listNetworks } from "../core/networks.ts";
+import { loadRegistry, type CoreOptions } from "../core/registry.ts";
+import { listDetailRoutes } from "../core/routes.ts";
+import { listVolumes } from "../core/volumes.ts";
+
+/** The core operations the commands call; not the library entry, which also loads the config schema. */
+const core = { inspectCluster, listClusters, inspectContainer, listContainers, listNetworks, listDetailRoutes, listVolumes };
 
 /** Options every command takes (D14). */
 export interface CommandOptions {
@@ -17,10 +24,10 @@ type Tables = typeof import("./tables.ts");
  */
 export async function run<T>(
   options: CommandOptions,
-  query: (lib: Core, coreOptions: core.CoreOptions) => Promise<T> | T,
+  query: (lib: Core, coreOptions: CoreOptions) => Promise<T> | T,
   render: (tables: Tables, result: T, colors: ChalkInstance) => string,
 ): Promise<void> {
-  const registry = await core.loadRegistry(options.config ? { configPath: options.config } : {});
+  const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
   try {
     const result = await query(core, { registry });
     if (options.json) {
@@ -28,7 +35,7 @@ export async function run<T>(
     } else {
       // Tables and their dependencies load only for people, not for `--json` pipelines.
       const tables = await import("./tables.ts");
-      process.stdout.write(`${render(tables, result, createColors())}\n`);
+      process.stdout.write(`${render(tables, result, tables.createColors())}\n`);
     }
   } finally {
     registry.close();

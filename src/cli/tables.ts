@@ -3,6 +3,8 @@ import type { ClusterRecord, ContainerItem, InspectClusterResult, InspectContain
 import type Dockerode from "dockerode";
 import { formatBytes, formatLabels, renderFields, renderTable, shortId, timeAgo, truncate } from "./format.ts";
 
+export { createColors } from "./format.ts";
+
 /** Colour a container state the way an operator reads it: green up, red failed, yellow in between. */
 export function colorState(state: string, text: string, colors: ChalkInstance, exitCode?: number): string {
   if (state === "running") return colors.green(text);
@@ -97,7 +99,7 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
       ["Images", info.Images === undefined ? undefined : String(info.Images)],
       ["Volumes", info.Volumes === undefined ? undefined : String(info.Volumes)],
       ["Storage", info.Driver === undefined ? undefined : String(info.Driver)],
-      ["Name", info.Name === undefined ? undefined : String(info.Name)],
+      ["Host name", info.Name === undefined ? undefined : String(info.Name)],
     ],
     colors,
   );
@@ -108,7 +110,11 @@ export function containerDetail(detail: InspectContainerResult, colors: ChalkIns
   const state = detail.State;
   const networks = Object.entries(detail.NetworkSettings?.Networks ?? {}).map(([name, net]) => `${name}: ${net.IPAddress || "no address"}${net.MacAddress ? ` (${net.MacAddress})` : ""}`);
   const ports = Object.keys(detail.Config?.ExposedPorts ?? {});
-  const stateText = state.Running ? `running since ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}` : `${state.Status}${state.Status === "exited" ? ` (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}` : ""}`;
+  const stateText = state.Running
+    ? `Up ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}`
+    : state.Status === "exited"
+      ? `Exited (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}`
+      : state.Status.charAt(0).toUpperCase() + state.Status.slice(1);
   return renderFields(
     [
       ["Name", detail.Name.replace(/^\//, "")],

@@ -6,7 +6,7 @@ interface ListBody {
   running: Array<Record<string, any>>;
 }
 
-const ids = (items: Array<{ Id: string }>) => items.map((item) => item.Id).sort();
+const ids = (items: Array<Record<string, any>>): string[] => items.map((item) => item.Id).sort();
 
 describe("docklens containers", () => {
   for (const [label, ref, host] of [

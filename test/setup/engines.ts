@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,11 +80,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
       hostA,
       hostB,
       adminB,
-      configPath: join(tmp, "docklens.config.json"),
+      // Not in `tmp` itself: the CLI runs there to find no config by default.
+      configPath: join(tmp, "config", "docklens.config.json"),
       deadTimeoutMs: 2000,
       hangTimeoutMs: 800,
       tmp,
     };
+    await mkdir(join(tmp, "config"));
     await writeFile(
       engines.configPath,
       JSON.stringify({

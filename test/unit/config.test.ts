@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_TIMEOUT_MS, loadConfig } from "../../src/core/config.ts";
+import { normalizeConfig } from "../../src/core/config-schema.ts";
+
+const cluster = (extra: Record<string, unknown> = {}) => ({ name: "a", host: "h", ...extra });
+
+describe("normalizeConfig", () => {
+  it("applies the defaults of D2, D11 and D12", () => {
+    const config = normalizeConfig(
+      { clusters: [cluster(), { name: "b", host: "/run/docker.sock", icon: "", timeoutMs: 50 }, { id: 9, name: "c", host: "h", tls: { ca: "ca.pem" } }], defaults: { timeoutMs: 900 } },
+      "/etc/docklens.json",
+    );
+    expect(config.source).toBe("/etc/docklens.json");
+    expect(config.showSecrets).toBe(false);
+    expect(config.clusters).toEqual([
+      { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900 },
+      { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50 },
+      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, tls: { ca: "ca.pem" } },
+    ]);
+    expect(normalizeConfig({ clusters: [cluster()] }, null).clusters[0]!.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
+  });
+
+  it.each([
+    ["not an object", [], /expected an object with a `clusters` array/],
+    ["no clusters", {}, /clusters: /],
+    ["clusters not an array", { clusters: {} }, /clusters: expected an array of clusters/],
+    ["an empty list", { clusters: [] }, /clusters: expected at least one cluster/],
+    ["a string port", { clusters: [cluster(), cluster({ name: "b", port: "2375" })] }, /clusters\[1\]\.port: expected an integer/],
+    ["a fractional port", { clusters: [cluster({ port: 2.5 })] }, /clusters\[0\]\.port: expected an integer/],
+    ["a port out of range", { clusters: [cluster({ port: 70000 })] }, /clusters\[0\]\.port: expected a port from 1 to 65535/],
+    ["a missing name", { clusters: [{ host: "h" }] }, /clusters\[0\]\.name: required/],
+    ["a missing host", { clusters: [{ name: "a" }] }, /clusters\[0\]\.host: required/],
+    ["a digits-only name", { clusters: [cluster({ name: "12" })] }, /clusters\[0\]\.name: must not be made only of digits/],
+    ["a name with a slash", { clusters: [cluster({ name: "a/b" })] }, /clusters\[0\]\.name: expected letters/],
+    ["a duplicate name", { clusters: [cluster(), cluster()] }, /clusters\[1\]\.name: duplicate name "a"/],
+    ["a duplicate id", { clusters: [cluster({ id: 2 }), cluster({ name: "b" })] }, /clusters\[1\]\.id: duplicate id 2/],
+    ["a zero id", { clusters: [cluster({ id: 0 })] }, /clusters\[0\]\.id: expected a positive integer/],
+    ["an unknown key", { clusters: [cluster({ hots: "x" })] }, /clusters\[0\]: unknown key "hots"/],
+    ["an unknown top-level key", { clusters: [cluster()], cluster: [] }, /: unknown key "cluster"/],
+    ["a bad host", { clusters: [cluster({ host: "npipe:////./pipe/x" })] }, /clusters\[0\]\.host: unsupported engine address/],
+    ["a zero timeout", { clusters: [cluster({ timeoutMs: 0 })] }, /clusters\[0\]\.timeoutMs: expected at least 1 ms/],
+    ["a bad default timeout", { clusters: [cluster()], defaults: { timeoutMs: "5s" } }, /defaults\.timeoutMs: expected an integer/],
+    ["a bad tls block", { clusters: [cluster({ tls: { ca: 1 } })] }, /clusters\[0\]\.tls\.ca: expected a string/],
+    ["a bad showSecrets", { clusters: [cluster()], showSecrets: "yes" }, /showSecrets: expected true or false/],
+  ])("rejects %s", (_label, input, message) => {
+    expect(() => normalizeConfig(input, "/x/docklens.json")).toThrow(message);
+    try {
+      normalizeConfig(input, "/x/docklens.json");
+    } catch (error) {
+      expect(error).toMatchObject({ name: "DocklensError", code: "INVALID_CONFIG", message: expect.stringMatching(/^invalid config \/x\/docklens\.json: /) });
+    }
+  });
+});
+
+describe("loadConfig without a config file", () => {
+  // The search ends in ~/.config/docklens, which cosmiconfig finds through process.env.
+  beforeEach(() => vi.stubEnv("XDG_CONFIG_HOME", "/nonexistent"));
+  const empty = { cwd: "/", env: {} };
+
+  it("embeds the cluster local on /var/run/docker.sock", async () => {
+    const config = await loadConfig(empty);
+    expect(config.source).toBeNull();
+    expect(config.clusters).toEqual([{ id: 1, name: "local", icon: "🐳", host: "/var/run/docker.sock", protocol: "unix", socketPath: "/var/run/docker.sock", port: 0, timeoutMs: DEFAULT_TIMEOUT_MS }]);
+  });
+
+  it("embeds the cluster local on DOCKER_HOST, with DOCKER_CERT_PATH for TLS", async () => {
+    const config = await loadConfig({ ...empty, env: { DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: "/certs" } });
+    expect(config.clusters[0]).toMatchObject({ name: "local", host: "tcp://127.0.0.1:2376", protocol: "https", port: 2376, tls: { ca: "/certs/ca.pem", cert: "/certs/cert.pem", key: "/certs/key.pem" } });
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { describeEndpoint, parseEndpoint } from "../../src/core/endpoint.ts";
+
+describe("parseEndpoint", () => {
+  it.each([
+    ["/var/run/docker.sock", undefined, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
+    ["unix:///var/run/docker.sock", 2375, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
+    ["10.0.0.5", undefined, false, { protocol: "http", hostname: "10.0.0.5", port: 2375 }],
+    ["engine.example", undefined, true, { protocol: "https", hostname: "engine.example", port: 2376 }],
+    ["engine.example", 4243, false, { protocol: "http", hostname: "engine.example", port: 4243 }],
+    ["::1", undefined, false, { protocol: "http", hostname: "::1", port: 2375 }],
+    ["[::1]", undefined, false, { protocol: "http", hostname: "::1", port: 2375 }],
+    ["tcp://127.0.0.1:2999", 1234, false, { protocol: "http", hostname: "127.0.0.1", port: 2999 }],
+    ["tcp://127.0.0.1", 1234, false, { protocol: "http", hostname: "127.0.0.1", port: 1234 }],
+    ["tcp://127.0.0.1", undefined, true, { protocol: "https", hostname: "127.0.0.1", port: 2376 }],
+    ["https://h", undefined, false, { protocol: "https", hostname: "h", port: 2376 }],
+    ["ssh://ops@h", undefined, false, { protocol: "ssh", hostname: "h", port: 22, username: "ops" }],
+    ["ssh://h:2222", undefined, false, { protocol: "ssh", hostname: "h", port: 2222 }],
+  ] as const)("%s (port %s, tls %s)", (host, port, tls, expected) => {
+    expect(parseEndpoint(host, port, tls)).toEqual(expected);
+  });
+
+  it.each([
+    ["unix://relative.sock", /absolute socket path/],
+    ["npipe:////./pipe/docker_engine", /unsupported engine address/],
+    ["tcp://h:2375/path", /unsupported engine address/],
+    ["not a host", /expected a host name/],
+    ["ftp://h", /unsupported engine address/],
+  ])("rejects %s", (host, message) => {
+    expect(() => parseEndpoint(host)).toThrow(message);
+  });
+
+  it.each([
+    [{ protocol: "unix", socketPath: "/s.sock", port: 0 }, "unix:///s.sock"],
+    [{ protocol: "http", hostname: "h", port: 2375 }, "http://h:2375"],
+    [{ protocol: "ssh", hostname: "::1", port: 22, username: "u" }, "ssh://u@[::1]:22"],
+  ] as const)("describes %j as %s", (endpoint, text) => {
+    expect(describeEndpoint(endpoint)).toBe(text);
+  });
+});

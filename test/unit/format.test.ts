@@ -1,0 +1,80 @@
+import type Dockerode from "dockerode";
+import { describe, expect, it } from "vitest";
+import { createColors, formatBytes, formatLabels, shortId, timeAgo, truncate } from "../../src/cli/format.ts";
+import { formatPorts } from "../../src/cli/tables.ts";
+
+const NOW = Date.parse("2026-11-21T12:00:00Z");
+const before = (seconds: number) => NOW - seconds * 1000;
+
+describe("timeAgo, in the docker CLI's words", () => {
+  it.each([
+    [0.5, "Less than a second ago"],
+    [1, "1 second ago"],
+    [45, "45 seconds ago"],
+    [90, "About a minute ago"],
+    [180, "3 minutes ago"],
+    [3600, "About an hour ago"],
+    [5 * 3600, "5 hours ago"],
+    [47 * 3600, "47 hours ago"],
+    [3 * 86400, "3 days ago"],
+    [20 * 86400, "2 weeks ago"],
+    [90 * 86400, "3 months ago"],
+    [800 * 86400, "2 years ago"],
+    [-30, "Less than a second ago"],
+  ])("%d s → %s", (seconds, text) => {
+    expect(timeAgo(before(seconds), NOW)).toBe(text);
+  });
+
+  it("takes ISO strings and ignores what is not a date", () => {
+    expect(timeAgo("2026-11-21T11:57:00Z", NOW)).toBe("3 minutes ago");
+    expect(timeAgo("0001-01-01T00:00:00Z", NOW)).toMatch(/years ago$/);
+    expect(timeAgo("nope", NOW)).toBe("");
+  });
+});
+
+describe("small formatters", () => {
+  it.each([
+    [0, "0B"],
+    [512, "512B"],
+    [1536, "1.50KiB"],
+    [25 * 1024 ** 3, "25GiB"],
+    [undefined, ""],
+  ])("formatBytes(%s) is %s", (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+
+  it.each([
+    ["0123456789abcdef0123", "0123456789ab"],
+    ["sha256:29090e52f1d657e593de", "29090e52f1d6"],
+    [undefined, ""],
+  ])("shortId(%s) is %s", (id, short) => {
+    expect(shortId(id)).toBe(short);
+  });
+
+  it("truncates with an ellipsis", () => {
+    expect(truncate("short", 20)).toBe("short");
+    expect(truncate("sh -c 'while true; do echo'", 10)).toBe("sh -c 'wh…");
+  });
+
+  it("formats labels sorted, bare keys for empty values", () => {
+    expect(formatLabels({ purpose: "data", empty: "" })).toBe("empty,purpose=data");
+    expect(formatLabels(null)).toBe("");
+  });
+
+  it.each([
+    [[{ PrivatePort: 80, Type: "tcp" }], "80/tcp"],
+    [[{ IP: "0.0.0.0", PrivatePort: 80, PublicPort: 8080, Type: "tcp" }, { IP: "::", PrivatePort: 80, PublicPort: 8080, Type: "tcp" }], "0.0.0.0:8080->80/tcp, :::8080->80/tcp"],
+    [[{ PrivatePort: 53, Type: "udp" }, { PrivatePort: 53, Type: "udp" }], "53/udp"],
+    [[], ""],
+  ])("formatPorts(%j) is %s", (ports, text) => {
+    expect(formatPorts(ports as Dockerode.Port[])).toBe(text);
+  });
+
+  it("colours only on a TTY, never under NO_COLOR", () => {
+    const tty = { isTTY: true } as NodeJS.WriteStream;
+    const pipe = { isTTY: false } as NodeJS.WriteStream;
+    expect(createColors(tty, {}).level).toBe(3);
+    expect(createColors(pipe, {}).level).toBe(0);
+    expect(createColors(tty, { NO_COLOR: "1" }).level).toBe(0);
+  });
+});

@@ -1,0 +1,99 @@
+import type Dockerode from "dockerode";
+import { describe, expect, it } from "vitest";
+import { redactEnv, toContainerItem } from "../../src/core/containers.ts";
+import { checkName } from "../../src/core/names.ts";
+import { listDetailRoutes } from "../../src/core/routes.ts";
+import { normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
+
+describe("toContainerItem (D4)", () => {
+  it.each([
+    [0, "1970-01-01T00:00:00.000Z"],
+    [1763700000, "2025-11-21T04:40:00.000Z"],
+  ])("turns Created %d into %s and keeps the rest", (created, iso) => {
+    const item = { Id: "abc", Names: ["/x"], Created: created, State: "running" } as unknown as Dockerode.ContainerInfo;
+    expect(toContainerItem(item)).toEqual({ Id: "abc", Names: ["/x"], Created: iso, State: "running" });
+  });
+});
+
+describe("normalizeVolume (D5)", () => {
+  it.each([
+    ["null labels become {}", { Name: "v", Labels: null, Options: null, CreatedAt: "2026-01-02T03:04:05Z" }, { Name: "v", Labels: {}, Options: null, CreatedAt: "2026-01-02T03:04:05Z" }],
+    ["an offset becomes UTC", { Name: "v", Labels: { a: "" }, Options: { o: "x" }, CreatedAt: "2026-01-02T04:04:05+01:00" }, { Name: "v", Labels: { a: "" }, Options: { o: "x" }, CreatedAt: "2026-01-02T03:04:05Z" }],
+    ["no CreatedAt stays absent", { Name: "v", Labels: {} }, { Name: "v", Labels: {} }],
+  ])("%s", (_label, input, expected) => {
+    expect(normalizeVolume(input as unknown as Dockerode.VolumeInspectInfo)).toEqual(expected);
+  });
+
+  it.each([
+    ["2026-01-02T03:04:05Z", "2026-01-02T03:04:05Z"],
+    ["2026-01-02T03:04:05.123456789Z", "2026-01-02T03:04:05Z"],
+    ["2026-01-01T22:04:05-05:00", "2026-01-02T03:04:05Z"],
+    ["not a date", "not a date"],
+  ])("toUtcSeconds(%s) is %s", (input, output) => {
+    expect(toUtcSeconds(input)).toBe(output);
+  });
+});
+
+describe("redactEnv (D15)", () => {
+  it.each([
+    ["DB_PASSWORD=hunter2", "DB_PASSWORD=<redacted>"],
+    ["api_token=x", "api_token=<redacted>"],
+    ["AWS_SECRET_ACCESS_KEY=x=y", "AWS_SECRET_ACCESS_KEY=<redacted>"],
+    ["SSH_KEY=", "SSH_KEY=<redacted>"],
+    ["GIT_CREDENTIALS=x", "GIT_CREDENTIALS=<redacted>"],
+    ["OAUTH_CLIENT=x", "OAUTH_CLIENT=<redacted>"],
+    ["PATH=/bin", "PATH=/bin"],
+    ["VALUE_HAS_PASSWORD=ok", "VALUE_HAS_PASSWORD=<redacted>"],
+    ["PLAIN=my password", "PLAIN=my password"],
+    ["NOEQUALS", "NOEQUALS"],
+  ])("%s → %s", (input, output) => {
+    expect(redactEnv([input])).toEqual([output]);
+  });
+});
+
+describe("checkName (D7)", () => {
+  it.each([
+    ["container", "web", "web"],
+    ["container", "/web", "web"],
+    ["container", "my_app.1-2", "my_app.1-2"],
+    ["volume", "a".repeat(64), "a".repeat(64)],
+    ["network", "0123abcdef", "0123abcdef"],
+  ] as const)("accepts %s %s", (kind, name, encoded) => {
+    expect(checkName(kind, name)).toBe(encoded);
+  });
+
+  it.each([
+    ["container", "../../images/json"],
+    ["container", "web?all=1"],
+    ["container", "%2e%2e"],
+    ["container", ".."],
+    ["container", "a/b"],
+    ["container", "//web"],
+    ["volume", "/data"],
+    ["network", "-net"],
+    ["network", "net work"],
+    ["network", ""],
+    ["volume", "é"],
+    ["volume", "a".repeat(256)],
+  ] as const)("rejects %s %j", (kind, name) => {
+    expect(() => checkName(kind, name)).toThrow(expect.objectContaining({ code: "INVALID_NAME", status: 400 }));
+  });
+});
+
+describe("listDetailRoutes", () => {
+  it("lists the nine routes of spec rule 4 with their params", () => {
+    const { routes } = listDetailRoutes();
+    expect(routes.map((route) => [route.path, route.params.join(",")])).toEqual([
+      ["/detail/cluster/:clusterid", "clusterid"],
+      ["/detail/:cluster/container/:containerName", "cluster,containerName"],
+      ["/detail/:cluster/container/:containerName/attach", "cluster,containerName"],
+      ["/detail/:cluster/container/:containerName/process", "cluster,containerName"],
+      ["/detail/:cluster/container/:containerName/logs", "cluster,containerName"],
+      ["/detail/:cluster/container/:containerName/stats", "cluster,containerName"],
+      ["/detail/:cluster/image/:imageName", "cluster,imageName"],
+      ["/detail/:cluster/volume/:volumeName", "cluster,volumeName"],
+      ["/detail/:cluster/network/:networkName", "cluster,networkName"],
+    ]);
+    expect(routes.every((route) => route.methods.length === 1 && route.methods[0] === "GET")).toBe(true);
+  });
+});
