@@ -10,6 +10,7 @@ Examples:
   $ docklens volumes prod --json | jq '.Volumes[].Name'
   $ docklens detail container prod web         what the engine knows of container web
   $ docklens detail cluster prod --json
+  $ docklens serve --port 8080 --token "$TOKEN"   the same as an HTTP JSON interface
 
 Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
 docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
@@ -63,6 +64,16 @@ export function createProgram(): Command {
     .action((cluster: string, name: string, options: CommandOptions & { showSecrets?: boolean }) =>
       run(options, (lib, o) => lib.inspectContainer({ cluster, name }, { ...o, ...(options.showSecrets ? { showSecrets: true } : {}) }), (t, r, colors) => t.containerDetail(r, colors)),
     );
+
+  common(program.command("serve").description("serve the HTTP JSON interface (GET and HEAD only)"))
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("-p, --port <port>", "port to listen on (0: any free port)", "8080")
+    .option("--token <token>", "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)")
+    .option("--cors <origin>", "let a browser page from this origin read responses")
+    .option("--show-secrets", "show environment values that look like secrets in container detail")
+    .option("-q, --quiet", "no log line per request")
+    .addHelpText("after", "\n--json prints the address and the request log as JSON lines.")
+    .action(async (options: import("./serve.ts").ServeOptions) => (await import("./serve.ts")).serve(options));
 
   return program;
 }

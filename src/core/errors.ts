@@ -1,4 +1,7 @@
-/** Error codes of decisions D10, plus `INVALID_CONFIG`, which only the CLI and `serve` start-up report. */
+/**
+ * Error codes of decisions D10, plus two of docklens's own: `INVALID_CONFIG`, which only the CLI
+ * and `serve` start-up report, and `INTERNAL_ERROR`, a bug in docklens (never a stack trace).
+ */
 export type ErrorCode =
   | "INVALID_NAME"
   | "INVALID_QUERY"
@@ -14,7 +17,8 @@ export type ErrorCode =
   | "CONTAINER_NOT_RUNNING"
   | "ENGINE_UNREACHABLE"
   | "ENGINE_ERROR"
-  | "ENGINE_TIMEOUT";
+  | "ENGINE_TIMEOUT"
+  | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_NAME: 400,
@@ -32,7 +36,16 @@ const STATUS: Record<ErrorCode, number> = {
   ENGINE_UNREACHABLE: 502,
   ENGINE_ERROR: 502,
   ENGINE_TIMEOUT: 504,
+  INTERNAL_ERROR: 500,
 };
+
+/** Every error code, for documents that list them (OpenAPI). */
+export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+
+/** The HTTP status of an error code (D10). */
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
 
 /** The body of every error, over HTTP and in `error` fields of cluster records. */
 export interface ErrorBody {
@@ -52,7 +65,7 @@ export class DocklensError extends Error {
     super(message);
     this.name = "DocklensError";
     this.code = code;
-    this.status = STATUS[code];
+    this.status = statusOf(code);
   }
 
   /** The JSON shape of D10, without the `{ error }` wrapper. */

@@ -1,0 +1,73 @@
+import { isIP } from "node:net";
+import { DocklensError } from "../core/errors.ts";
+import { loadRegistry } from "../core/registry.ts";
+import type { CommandOptions } from "./run.ts";
+
+/** Options of `docklens serve` (D13). */
+export interface ServeOptions extends CommandOptions {
+  host: string;
+  port: string;
+  token?: string;
+  cors?: string;
+  quiet?: boolean;
+  showSecrets?: boolean;
+}
+
+/** Time in-flight requests get to finish after SIGINT or SIGTERM. */
+const DRAIN_MS = 10_000;
+
+/**
+ * `docklens serve`: the HTTP interface on `--host` and `--port` with listhen, until SIGINT or
+ * SIGTERM; then it stops accepting, lets in-flight requests finish and closes engine sockets.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const port = Number(options.port);
+  if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
+  const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
+  const [{ createApp }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
+  const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
+  const log = options.quiet
+    ? false
+    : options.json
+      ? (line: string) => {
+          const [method, path, status, ms] = line.split(" ");
+          process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), method, path, status: Number(status), ms: Number.parseInt(ms ?? "", 10) })}\n`);
+        }
+      : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const app = createApp({ registry, log, ...(token ? { token } : {}), ...(options.cors ? { cors: options.cors } : {}), ...(options.showSecrets ? { showSecrets: true } : {}) });
+  const loopback = options.host === "localhost" || (isIP(options.host) !== 0 && /^(127\.|::1$|::ffff:127\.)/.test(options.host));
+  const listener = await listen(toNodeListener(app), {
+    hostname: options.host,
+    // Port 0 asks for any free port; any other port is that port or an error, never a neighbour.
+    port: port === 0 ? { random: true } : { port, alternativePortRange: [0, 0], random: false },
+    public: !loopback,
+    isProd: true,
+    showURL: false,
+    autoClose: false,
+    qr: false,
+    tunnel: false,
+  }).catch((error: Error) => {
+    throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: ${error.message}`);
+  });
+  if (port !== 0 && listener.address.port !== port) {
+    await listener.close();
+    throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: the port is in use`);
+  }
+  const url = `http://${listener.address.address.includes(":") ? `[${listener.address.address}]` : listener.address.address}:${listener.address.port}`;
+  const clusters = registry.config.clusters.length;
+  process.stdout.write(options.json ? `${JSON.stringify({ url, clusters, token: Boolean(token) })}\n` : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`);
+  if (!loopback && !token) process.stderr.write(`docklens: warning: ${options.host} is not loopback and no --token is set: anyone who reaches this port can read every engine\n`);
+
+  const signal = await new Promise<string>((resolve) => {
+    for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => resolve(name));
+  });
+  // A second signal while draining stops at once.
+  for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
+  if (!options.quiet) process.stderr.write(`docklens: ${signal}: finishing in-flight requests\n`);
+  const timer = setTimeout(() => process.exit(0), DRAIN_MS);
+  timer.unref();
+  await listener.close();
+  registry.close();
+  clearTimeout(timer);
+  process.exit(0);
+}

@@ -1,0 +1,131 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createApp as createH3App, defineEventHandler, send, setResponseHeader, setResponseStatus, type App, type H3Event } from "h3";
+import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
+import type { Registry } from "../core/registry.ts";
+import { matchRoute } from "./match.ts";
+import { createOpenApiDocument } from "./openapi.ts";
+import { API_ROUTES, type ApiRoute } from "./routes.ts";
+
+/** Options of {@link createApp}. */
+export interface CreateAppOptions {
+  registry: Registry;
+  /** Require `Authorization: Bearer <token>` on every route but `/healthz` (D13). */
+  token?: string;
+  /** Allow this origin to read responses from a browser (CORS); off when unset. */
+  cors?: string;
+  /** Show sensitive environment values in container detail (D15); defaults to the config's. */
+  showSecrets?: boolean;
+  /** Where the one log line per request goes; `false` for none. Default: stderr. */
+  log?: ((line: string) => void) | false;
+}
+
+const ALLOW = "GET, HEAD";
+const HEALTH: ApiRoute = { path: "/healthz", summary: "Liveness; asks no engine", schema: "Health", errors: [], public: true, run: () => ({ status: "ok" }) };
+
+/**
+ * Build the h3 app of the HTTP interface: the spec's routes, `/healthz` and `/openapi.json`,
+ * GET and HEAD only (D9), JSON errors (D10), an optional bearer token (D13). It never listens:
+ * wrap it with `toNodeListener(app)` and a server of your own, or use `docklens serve`.
+ */
+export function createApp(options: CreateAppOptions): App {
+  const log = options.log === false ? undefined : (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)));
+  const tokenDigest = options.token ? digest(options.token) : undefined;
+  const app = createH3App({
+    onRequest(event) {
+      setResponseHeader(event, "X-Content-Type-Options", "nosniff");
+      setResponseHeader(event, "Cache-Control", "no-store");
+      if (options.cors) {
+        setResponseHeader(event, "Access-Control-Allow-Origin", options.cors);
+        setResponseHeader(event, "Vary", "Origin");
+      }
+      if (log) {
+        const start = performance.now();
+        event.node.res.once("close", () => log(`${event.method} ${shorten(rawUrl(event))} ${event.node.res.statusCode} ${Math.round(performance.now() - start)}ms`));
+      }
+    },
+    onError(error, event) {
+      const body = toErrorBody(error.cause ?? error);
+      if (body.status >= 500 && !isDocklensError(error.cause ?? error)) log?.(`error: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+      return sendJson(event, { error: body.error }, body.status);
+    },
+  });
+
+  const openapi: ApiRoute = { path: "/openapi.json", summary: "This interface as OpenAPI 3.1", schema: "OpenApi", errors: [], run: () => document };
+  const routes = [HEALTH, openapi, ...API_ROUTES];
+  const document = createOpenApiDocument(routes, { token: Boolean(options.token) });
+  app.use(
+    defineEventHandler(async (event) => {
+      const match = matchRoute(routes, rawUrl(event));
+      if (!match) throw new DocklensError("ROUTE_NOT_FOUND", `no route ${event.method} ${shorten(rawUrl(event).split("?")[0]!)}; GET /detail and /openapi.json list them`);
+      const { route, params } = match;
+      if (event.method === "OPTIONS" && options.cors) return preflight(event);
+      if (!route.public && tokenDigest && !authorized(event, tokenDigest)) {
+        setResponseHeader(event, "WWW-Authenticate", 'Bearer realm="docklens"');
+        throw new DocklensError("UNAUTHORIZED", "a valid Authorization: Bearer token is required");
+      }
+      if (event.method !== "GET" && event.method !== "HEAD") {
+        setResponseHeader(event, "Allow", ALLOW);
+        throw new DocklensError("METHOD_NOT_ALLOWED", `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`);
+      }
+      const result = await route.run(params, {
+        registry: options.registry,
+        signal: leaveSignal(event),
+        showSecrets: options.showSecrets ?? options.registry.config.showSecrets,
+      });
+      return sendJson(event, result, 200);
+    }),
+  );
+  return app;
+}
+
+/** Serialise once, compactly: large container lists are the hot path. */
+function sendJson(event: H3Event, body: unknown, status: number): Promise<void> {
+  setResponseStatus(event, status);
+  return send(event, JSON.stringify(body), "application/json");
+}
+
+function toErrorBody(error: unknown): { status: number; error: ErrorBody } {
+  if (isDocklensError(error)) return { status: error.status, error: error.toJSON() };
+  const status = (error as { statusCode?: number })?.statusCode;
+  // h3's own errors: a malformed request it refused before any route ran.
+  if (status && status >= 400 && status < 500) return { status: 400, error: { code: "INVALID_QUERY", message: "the request could not be read" } };
+  return { status: 500, error: new DocklensError("INTERNAL_ERROR", "docklens failed on this request; the server log says why").toJSON() };
+}
+
+/** Aborted when the client leaves before its answer is complete, so engine work stops too. */
+function leaveSignal(event: H3Event): AbortSignal {
+  const controller = new AbortController();
+  const { res } = event.node;
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort(new Error("the client left"));
+  });
+  return controller.signal;
+}
+
+function preflight(event: H3Event): Promise<void> {
+  setResponseHeader(event, "Access-Control-Allow-Methods", ALLOW);
+  setResponseHeader(event, "Access-Control-Allow-Headers", "Authorization");
+  setResponseHeader(event, "Access-Control-Max-Age", 600);
+  setResponseStatus(event, 204);
+  return send(event, "");
+}
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+/** Constant-time comparison of digests, so neither the token nor its length leaks through timing. */
+function authorized(event: H3Event, tokenDigest: Buffer): boolean {
+  const header = event.node.req.headers.authorization ?? "";
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return timingSafeEqual(digest(match?.[1] ?? ""), tokenDigest) && match !== null;
+}
+
+/** The request target as the client sent it; h3 rewrites `event.path` decoded. */
+function rawUrl(event: H3Event): string {
+  return event.node.req.originalUrl ?? event.node.req.url ?? "/";
+}
+
+function shorten(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}

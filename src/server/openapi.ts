@@ -1,0 +1,126 @@
+import { ERROR_CODES, statusOf, type ErrorCode } from "../core/errors.ts";
+import type { ApiRoute } from "./routes.ts";
+
+type Schema = Record<string, unknown>;
+
+const str = { type: "string" };
+const int = { type: "integer" };
+const bool = { type: "boolean" };
+const obj = (properties: Record<string, Schema>, required = Object.keys(properties), extra = true): Schema => ({
+  type: "object",
+  properties,
+  required,
+  ...(extra ? {} : { additionalProperties: false }),
+});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const arrayOf = (items: Schema) => ({ type: "array", items });
+const stringMap = { type: "object", additionalProperties: { type: "string" } };
+const nullable = (type: string) => ({ type: [type, "null"] });
+
+const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };
+
+/** Response bodies, with the fields and types of the spec's tables and decisions D2 to D8. */
+const SCHEMAS: Record<string, Schema> = {
+  ErrorBody: obj({ code: { type: "string", enum: ERROR_CODES }, message: str }, undefined, false),
+  Error: obj({ error: ref("ErrorBody") }, undefined, false),
+  Cluster: obj({ ...CLUSTER_FIELDS, docker: { type: "object", description: "The engine's GET /info body plus Volumes, or {} with error (D3)" }, error: ref("ErrorBody") }, [...Object.keys(CLUSTER_FIELDS), "docker"]),
+  ClusterList: obj({ clusters: arrayOf(ref("Cluster")) }),
+  ClusterDetail: obj({ cluster: obj({ ...CLUSTER_FIELDS, protocol: { type: "string", enum: ["unix", "http", "https", "ssh"] }, tls: bool }), docker: { type: "object" }, error: ref("ErrorBody") }, ["cluster", "docker"]),
+  Endpoint: obj(
+    { IPAMConfig: nullable("object"), Links: nullable("array"), Aliases: nullable("array"), NetworkID: str, EndpointID: str, Gateway: str, IPAddress: str, IPPrefixLen: int, IPv6Gateway: str, GlobalIPv6Address: str, GlobalIPv6PrefixLen: int, MacAddress: str, DriverOpts: nullable("object") },
+    ["NetworkID", "EndpointID", "Gateway", "IPAddress", "IPPrefixLen", "IPv6Gateway", "GlobalIPv6Address", "GlobalIPv6PrefixLen", "MacAddress"],
+  ),
+  Container: obj({
+    Id: str,
+    Names: arrayOf({ type: "string", pattern: "^/" }),
+    Image: str,
+    ImageID: str,
+    Command: str,
+    Created: { type: "string", format: "date-time" },
+    Ports: arrayOf(obj({ PrivatePort: int, Type: str, PublicPort: int, IP: str }, ["PrivatePort", "Type"])),
+    Labels: stringMap,
+    State: str,
+    Status: str,
+    HostConfig: obj({ NetworkMode: str }),
+    NetworkSettings: obj({ Networks: { type: "object", additionalProperties: ref("Endpoint") } }),
+    Mounts: arrayOf({ type: "object" }),
+  }),
+  ContainerList: obj({ containers: arrayOf(ref("Container")), running: arrayOf(ref("Container")) }),
+  Network: obj({
+    Name: str,
+    Id: str,
+    Created: { type: "string", format: "date-time" },
+    Scope: str,
+    Driver: str,
+    EnableIPv6: bool,
+    IPAM: obj({ Driver: str, Options: nullable("object"), Config: { type: ["array", "null"], items: obj({ Subnet: str, Gateway: str }, ["Subnet"]) } }, ["Driver"]),
+    Internal: bool,
+    Attachable: bool,
+    Ingress: bool,
+    ConfigFrom: obj({ Network: str }),
+    ConfigOnly: bool,
+    Containers: { type: "object" },
+    Options: stringMap,
+    Labels: stringMap,
+  }),
+  NetworkList: obj({ networks: arrayOf(ref("Network")) }),
+  Volume: obj({ CreatedAt: { type: "string", format: "date-time" }, Driver: str, Labels: stringMap, Mountpoint: str, Name: str, Options: { type: ["object", "null"], additionalProperties: { type: "string" } }, Scope: str }, ["Driver", "Labels", "Mountpoint", "Name", "Options", "Scope"]),
+  VolumeList: obj({ Volumes: arrayOf(ref("Volume")) }, undefined, false),
+  RouteIndex: obj({ routes: arrayOf(obj({ path: str, methods: arrayOf(str), params: arrayOf(str) })) }),
+  ContainerDetail: obj({
+    Id: str,
+    Created: { type: "string", format: "date-time" },
+    Path: str,
+    Args: arrayOf(str),
+    State: obj({ Status: str, Running: bool, Paused: bool, Restarting: bool, OOMKilled: bool, Dead: bool, ExitCode: int, Error: str, StartedAt: str, FinishedAt: str }),
+    Image: str,
+    Name: str,
+    Mounts: arrayOf({ type: "object" }),
+    Config: { type: "object", description: "Env values whose names look secret read <redacted> (D15)" },
+    NetworkSettings: { type: "object" },
+  }),
+  Health: obj({ status: { const: "ok" } }),
+  OpenApi: { type: "object", description: "This document" },
+};
+
+const PARAMS: Record<string, string> = {
+  cluster: "Cluster name, or id when made only of digits (D1)",
+  clusterid: "Cluster id, or name (D1)",
+  containerName: "Container name (with or without its leading /), full id, or unique id prefix (D6)",
+};
+
+/** Options of {@link createOpenApiDocument}. */
+export interface OpenApiOptions {
+  /** The server wants a bearer token (D13): the document says so, and lists 401. */
+  token: boolean;
+}
+
+/** The OpenAPI 3.1 document of `routes`: GET and HEAD each, with response schemas and errors. */
+export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOptions): Schema {
+  const paths: Record<string, Schema> = {};
+  for (const route of routes) {
+    const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+    const errors: ErrorCode[] = [...route.errors, "METHOD_NOT_ALLOWED", ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : [])];
+    const responses: Record<string, Schema> = { 200: { description: route.summary, content: { "application/json": { schema: ref(route.schema) } } } };
+    for (const code of errors) {
+      const status = String(statusOf(code));
+      const known = (responses[status]?.description as string | undefined)?.split(", ") ?? [];
+      responses[status] = { description: [...known, code].join(", "), content: { "application/json": { schema: ref("Error") } } };
+    }
+    const operation = (method: string): Schema => ({
+      operationId: `${method}${route.path.replace(/[/:.](\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, "")}`,
+      summary: route.summary,
+      parameters: params.map((name) => ({ name, in: "path", required: true, description: PARAMS[name] ?? name, schema: { type: "string" } })),
+      responses,
+      ...(route.public && options.token ? { security: [] } : {}),
+    });
+    paths[route.path.replace(/:(\w+)/g, "{$1}")] = { get: operation("get"), head: operation("head") };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "docklens", version: "1", description: "Read-only inspection of registered Docker engines (clusters). GET and HEAD only." },
+    paths,
+    components: { schemas: SCHEMAS, ...(options.token ? { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } } : {}) },
+    ...(options.token ? { security: [{ bearer: [] }] } : {}),
+  };
+}

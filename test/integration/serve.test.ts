@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { BIN, cli, engines } from "./helpers.ts";
+import { raw } from "./server-helpers.ts";
+
+/** Start `docklens serve` and wait for its first line on stdout. */
+async function serve(args: string[]): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, "serve", "--config", engines.configPath, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const [chunk] = (await Promise.race([once(child.stdout!, "data"), once(child, "exit").then(() => [Buffer.from("")])])) as [Buffer];
+  return { child, line: chunk.toString().trim(), stderr: () => stderr };
+}
+
+describe("docklens serve", () => {
+  it("prints its address, serves the routes, and stops cleanly on SIGTERM after in-flight requests", async () => {
+    const { child, line, stderr } = await serve([]);
+    const match = /^docklens: serving 4 clusters on http:\/\/127\.0\.0\.1:(\d+)$/.exec(line);
+    expect(match, line).not.toBeNull();
+    const port = Number(match![1]);
+    expect((await raw(port, "/list/cluster")).json.clusters).toHaveLength(4);
+    const inFlight = raw(port, "/list/hang/containers");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill("SIGTERM");
+    expect((await inFlight).status).toBe(504);
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    expect(stderr()).toMatch(/GET \/list\/cluster 200 \d+ms/);
+    expect(stderr()).toMatch(/SIGTERM: finishing in-flight requests/);
+  });
+
+  it("--json prints the address as JSON and logs JSON lines; --token guards it", async () => {
+    const { child, line, stderr } = await serve(["--json", "--token", "t0k3n"]);
+    const address = JSON.parse(line);
+    expect(address).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clusters: 4, token: true });
+    const port = Number(new URL(address.url).port);
+    expect((await raw(port, "/detail")).status).toBe(401);
+    expect((await raw(port, "/detail", { headers: { authorization: "Bearer t0k3n" } })).status).toBe(200);
+    child.kill("SIGINT");
+    expect((await once(child, "exit"))[0]).toBe(0);
+    expect(JSON.parse(stderr().split("\n")[0]!)).toMatchObject({ method: "GET", path: "/detail", status: 401 });
+  });
+
+  it("refuses a port in use and a bad config, exit 2, without listening", async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const result = await cli(["serve", "--config", engines.configPath, "--port", String(port)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+/);
+    } finally {
+      busy.close();
+    }
+    const bad = await cli(["serve", "--config", "/nonexistent.json", "--port", "0"]);
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect((await cli(["serve", "--port", "http"])).code).toBe(2);
+  });
+});
