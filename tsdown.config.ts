@@ -47,11 +47,11 @@ export function Client() { const Real = load("ssh2").Client; return new Real(); 
 }
 
 export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli/main.ts" },
+  entry: { index: "src/index.ts", server: "src/server/app.ts", cli: "src/cli/main.ts" },
   format: "esm",
   platform: "node",
   target: "node20.19",
-  dts: { entry: "src/index.ts" },
+  dts: { entry: ["src/index.ts", "src/server/app.ts"] },
   clean: true,
   minify: true,
   // One file per lazy step loads faster than hundreds of package files resolved one by one.

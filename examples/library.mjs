@@ -1,0 +1,15 @@
+// The core library without the CLI: load the config as the CLI does, then ask the engines.
+//   node examples/library.mjs [cluster]
+import { listClusters, listContainers, loadRegistry } from "docklens";
+
+const registry = await loadRegistry();
+try {
+  const { clusters } = await listClusters({ registry });
+  for (const cluster of clusters) {
+    console.log(cluster.fullname, cluster.error ? `down: ${cluster.error.message}` : `Docker ${cluster.docker.ServerVersion}`);
+  }
+  const { running } = await listContainers(process.argv[2] ?? "1", { registry });
+  console.log(running.map((container) => container.Names[0]).join("\n"));
+} finally {
+  registry.close();
+}
