@@ -10,12 +10,20 @@ export interface ListVolumesResult {
   Volumes: VolumeItem[];
 }
 
-/** Every volume of a cluster (D5). `cluster` is an id or a name (D1). */
+/**
+ * Every volume of a cluster (D5), sorted by name as `docker volume ls` shows them: the engine
+ * answers in no stable order. `cluster` is an id or a name (D1).
+ */
 export async function listVolumes(cluster: string, options: CoreOptions): Promise<ListVolumesResult> {
   const config = resolveCluster(cluster, options);
   const body = await callEngine(config, (docker, signal) => docker.listVolumes({ abortSignal: signal }), options);
   const volumes = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(body, "object", config).Volumes ?? [];
-  return { Volumes: volumes.map(normalizeVolume) };
+  return { Volumes: volumes.map(normalizeVolume).sort(byName) };
+}
+
+/** Order of items by `Name`, as the docker CLI lists volumes and networks. */
+export function byName(a: { Name: string }, b: { Name: string }): number {
+  return a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0;
 }
 
 /** D5: a null `Labels` becomes `{}`; `CreatedAt` becomes UTC with a `Z`, to the second. */

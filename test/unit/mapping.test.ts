@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { redactEnv, toContainerItem } from "../../src/core/containers.ts";
 import { checkName } from "../../src/core/names.ts";
 import { listDetailRoutes } from "../../src/core/routes.ts";
-import { normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
+import { byName, normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
 
 describe("toContainerItem (D4)", () => {
   it.each([
@@ -95,5 +95,11 @@ describe("listDetailRoutes", () => {
       ["/detail/:cluster/network/:networkName", "cluster,networkName"],
     ]);
     expect(routes.every((route) => route.methods.length === 1 && route.methods[0] === "GET")).toBe(true);
+  });
+});
+
+describe("byName", () => {
+  it("orders items by Name, as docker volume ls and network ls do", () => {
+    expect([{ Name: "b" }, { Name: "a-1" }, { Name: "B" }, { Name: "a" }].sort(byName).map((item) => item.Name)).toEqual(["B", "a", "a-1", "b"]);
   });
 });
