@@ -72,10 +72,10 @@ export function formatBytes(bytes: number | undefined): string {
   return `${unit === 0 ? value : value.toFixed(value < 10 ? 2 : 1).replace(/\.0+$/, "")}${units[unit]}`;
 }
 
-/** `key=value` pairs of a label map, sorted, comma-separated. */
-export function formatLabels(labels: Record<string, string> | null | undefined): string {
+/** `key=value` pairs of a label map, sorted, comma-separated (or one a line, with `"\n"`). */
+export function formatLabels(labels: Record<string, string> | null | undefined, separator = ","): string {
   return Object.entries(labels ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => (value === "" ? key : `${key}=${value}`))
-    .join(",");
+    .join(separator);
 }

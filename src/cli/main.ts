@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
+import type { OutputLine, ReadLogsResult } from "../index.ts";
 import type { CommandOptions } from "./run.ts";
 
 const EXAMPLES = `
@@ -10,6 +11,8 @@ Examples:
   $ docklens volumes prod --json | jq '.Volumes[].Name'
   $ docklens detail container prod web         what the engine knows of container web
   $ docklens detail cluster prod --json
+  $ docklens logs prod web --since 10m -f        new lines until Ctrl-C
+  $ docklens stats prod web --stream
   $ docklens serve --port 8080 --token "$TOKEN"   the same as an HTTP JSON interface
 
 Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
@@ -24,6 +27,32 @@ function common(command: Command): Command {
   return command
     .option("-c, --config <path>", "config file (default: $DOCKLENS_CONFIG, else a search from here)")
     .option("--json", "print the JSON body of the matching HTTP route");
+}
+
+/** A command on one container: `<cluster> <container>`. */
+function containerCommand(program: Command, name: string, description: string): Command {
+  return program.command(name).description(description).argument("<cluster>", "cluster name or id").argument("<container>", "container name, id or id prefix");
+}
+
+interface LogsCommandOptions extends CommandOptions {
+  tail: string;
+  since?: string;
+  until?: string;
+  stream: string;
+  timestamps?: boolean;
+  follow?: boolean;
+}
+
+/** The flags of `docklens logs` as the query of the logs route, checked by the same code. */
+function logsQuery(options: LogsCommandOptions): Record<string, string> {
+  return {
+    tail: options.tail,
+    stream: options.stream,
+    ...(options.since !== undefined ? { since: options.since } : {}),
+    ...(options.until !== undefined ? { until: options.until } : {}),
+    ...(options.timestamps ? { timestamps: "true" } : {}),
+    ...(options.follow ? { follow: "true" } : {}),
+  };
 }
 
 /** The commander program; exported for tests of the usage text. */
@@ -62,8 +91,62 @@ export function createProgram(): Command {
   common(detail.command("container").description("what the engine knows of one container").argument("<cluster>", "cluster name or id").argument("<name>", "container name, id or id prefix"))
     .option("--show-secrets", "show environment values that look like secrets")
     .action((cluster: string, name: string, options: CommandOptions & { showSecrets?: boolean }) =>
-      run(options, (lib, o) => lib.inspectContainer({ cluster, name }, { ...o, ...(options.showSecrets ? { showSecrets: true } : {}) }), (t, r, colors) => t.containerDetail(r, colors)),
+      run(options, (lib, o) => lib.inspectContainer({ cluster, name }, { ...o, ...(options.showSecrets ? { showSecrets: true } : {}) }), (v, r, colors) => v.containerDetail(r, colors)),
     );
+  common(detail.command("image").description("what the engine knows of one image").argument("<cluster>", "cluster name or id").argument("<image>", "reference (local/app:1) or id")).action(
+    (cluster: string, name: string, options: CommandOptions) => run(options, (lib, o) => lib.inspectImage({ cluster, name }, o), (v, r, colors) => v.imageDetail(r, colors)),
+  );
+  common(detail.command("volume").description("what the engine knows of one volume").argument("<cluster>", "cluster name or id").argument("<volume>", "volume name")).action(
+    (cluster: string, name: string, options: CommandOptions) => run(options, (lib, o) => lib.inspectVolume({ cluster, name }, o), (v, r, colors) => v.volumeDetail(r, colors)),
+  );
+  common(detail.command("network").description("what the engine knows of one network").argument("<cluster>", "cluster name or id").argument("<network>", "network name or id")).action(
+    (cluster: string, name: string, options: CommandOptions) => run(options, (lib, o) => lib.inspectNetwork({ cluster, name }, o), (v, r, colors) => v.networkDetail(r, colors)),
+  );
+
+  common(containerCommand(program, "logs", "print the logs of a container, like docker logs"))
+    .option("-n, --tail <lines>", 'last lines to show, or "all"', "100")
+    .option("--since <time>", "from this time: Unix seconds, RFC 3339, or a duration like 10m")
+    .option("--until <time>", "up to this time, same forms")
+    .option("--stream <stream>", "stdout, stderr or both", "both")
+    .option("-t, --timestamps", "show each line's time")
+    .option("-f, --follow", "keep printing new lines until Ctrl-C or the container stops")
+    .action((cluster: string, name: string, options: LogsCommandOptions) =>
+      run<ReadLogsResult | OutputLine>(
+        options,
+        (lib, o) => {
+          const query = lib.parseLogsQuery(logsQuery(options));
+          return query.follow ? lib.followContainerLogs({ cluster, name }, { ...o, query }) : lib.readContainerLogs({ cluster, name }, { ...o, query });
+        },
+        (v, r, colors) => ("lines" in r ? r.lines.map((line) => v.outputLine(line, colors)).join("\n") : v.outputLine(r, colors)),
+      ),
+    );
+
+  let drawn = 0;
+  common(containerCommand(program, "stats", "show a container's resource use, like docker stats"))
+    .option("--stream", "refresh with every engine sample until Ctrl-C")
+    .action((cluster: string, name: string, options: CommandOptions & { stream?: boolean }) =>
+      run(
+        options,
+        (lib, o) => (options.stream ? lib.streamContainerStats({ cluster, name }, o) : lib.readContainerStats({ cluster, name }, o)),
+        (v, r, colors) => {
+          const table = v.statsTable(r, colors);
+          // On a terminal each sample redraws the last one in place, as docker stats does.
+          const redraw = options.stream && process.stdout.isTTY && drawn ? `\u001b[${drawn}A\u001b[J` : "";
+          drawn = table.split("\n").length;
+          return redraw + table;
+        },
+      ),
+    );
+
+  common(containerCommand(program, "top", "list the processes of a running container, like docker top"))
+    .option("--ps-args <args>", "arguments of ps on the engine's host", "-ef")
+    .action((cluster: string, name: string, options: CommandOptions & { psArgs: string }) =>
+      run(options, (lib, o) => lib.listProcesses({ cluster, name }, { ...o, psArgs: options.psArgs }), (v, r, colors) => v.processesTable(r, colors)),
+    );
+
+  common(containerCommand(program, "attach", "print a running container's live output until Ctrl-C (read-only)")).action(
+    (cluster: string, name: string, options: CommandOptions) => run(options, (lib, o) => lib.attachContainer({ cluster, name }, o), (v, r, colors) => v.outputLine(r, colors)),
+  );
 
   common(program.command("serve").description("serve the HTTP JSON interface (GET and HEAD only)"))
     .option("--host <host>", "address to listen on", "127.0.0.1")
@@ -106,7 +189,8 @@ function exitCodeOf(error: unknown): number {
   const err = error as { name?: string; code?: string; message?: string };
   if (err?.name === "DocklensError") {
     process.stderr.write(`docklens: ${err.message}\n`);
-    return err.code === "INVALID_CONFIG" ? 2 : 1;
+    // A bad flag value (INVALID_QUERY: --tail x) is a usage error, like a bad config.
+    return err.code === "INVALID_CONFIG" || err.code === "INVALID_QUERY" ? 2 : 1;
   }
   process.stderr.write(`docklens: unexpected error: ${err?.message ?? String(error)}\n`);
   return 1;

@@ -1,13 +1,36 @@
 import type { ChalkInstance } from "chalk";
+import { attachContainer } from "../core/attach.ts";
 import { inspectCluster, listClusters } from "../core/clusters.ts";
 import { inspectContainer, listContainers } from "../core/containers.ts";
-import { listNetworks } from "../core/networks.ts";
+import { inspectImage } from "../core/images.ts";
+import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
+import { inspectNetwork, listNetworks } from "../core/networks.ts";
+import { listProcesses } from "../core/processes.ts";
 import { loadRegistry, type CoreOptions } from "../core/registry.ts";
 import { listDetailRoutes } from "../core/routes.ts";
-import { listVolumes } from "../core/volumes.ts";
+import { readContainerStats, streamContainerStats } from "../core/stats.ts";
+import { inspectVolume, listVolumes } from "../core/volumes.ts";
 
 /** The core operations the commands call; not the library entry, which also loads the config schema. */
-const core = { inspectCluster, listClusters, inspectContainer, listContainers, listNetworks, listDetailRoutes, listVolumes };
+const core = {
+  attachContainer,
+  followContainerLogs,
+  inspectCluster,
+  inspectContainer,
+  inspectImage,
+  inspectNetwork,
+  inspectVolume,
+  listClusters,
+  listContainers,
+  listDetailRoutes,
+  listNetworks,
+  listProcesses,
+  listVolumes,
+  parseLogsQuery,
+  readContainerLogs,
+  readContainerStats,
+  streamContainerStats,
+};
 
 /** Options every command takes (D14). */
 export interface CommandOptions {
@@ -16,28 +39,38 @@ export interface CommandOptions {
 }
 
 type Core = typeof core;
-type Tables = typeof import("./tables.ts");
+/** What renders results for people; loaded only without `--json`. */
+export type Views = typeof import("./tables.ts") & typeof import("./views.ts");
 
 /**
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
- * or a table for people. Errors propagate to `main`, which owns messages and exit codes.
+ * or a table for people. A result that is a stream (logs `--follow`, stats `--stream`, attach)
+ * prints item by item, NDJSON with `--json`, until it ends or Ctrl-C, which closes the engine
+ * stream before docklens exits. Errors propagate to `main`, which owns messages and exit codes.
  */
 export async function run<T>(
   options: CommandOptions,
-  query: (lib: Core, coreOptions: CoreOptions) => Promise<T> | T,
-  render: (tables: Tables, result: T, colors: ChalkInstance) => string,
+  query: (lib: Core, coreOptions: CoreOptions) => Promise<T | AsyncGenerator<T>> | T,
+  render: (views: Views, result: T, colors: ChalkInstance) => string,
 ): Promise<void> {
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
+  const controller = new AbortController();
+  const stop = () => controller.abort();
   try {
-    const result = await query(core, { registry });
-    if (options.json) {
-      process.stdout.write(`${JSON.stringify(result, null, process.stdout.isTTY ? 2 : undefined)}\n`);
-    } else {
-      // Tables and their dependencies load only for people, not for `--json` pipelines.
-      const tables = await import("./tables.ts");
-      process.stdout.write(`${render(tables, result, tables.createColors())}\n`);
-    }
+    const result = await query(core, { registry, signal: controller.signal });
+    // Tables and their dependencies load only for people, not for `--json` pipelines.
+    const views = options.json ? undefined : ({ ...(await import("./tables.ts")), ...(await import("./views.ts")) } as Views);
+    const print = (item: T, pretty: boolean) =>
+      process.stdout.write(views ? `${render(views, item, views.createColors())}\n` : `${JSON.stringify(item, null, pretty && process.stdout.isTTY ? 2 : undefined)}\n`);
+    if (!isStream(result)) return void print(result, true);
+    process.once("SIGINT", stop).once("SIGTERM", stop);
+    for await (const item of result) print(item, false);
   } finally {
+    process.off("SIGINT", stop).off("SIGTERM", stop);
     registry.close();
   }
+}
+
+function isStream<T>(value: T | AsyncGenerator<T>): value is AsyncGenerator<T> {
+  return typeof (value as AsyncGenerator<T> | undefined)?.[Symbol.asyncIterator] === "function";
 }

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from "chalk";
-import type { ClusterRecord, ContainerItem, InspectClusterResult, InspectContainerResult, ListDetailRoutesResult, VolumeItem } from "../index.ts";
+import type { ClusterRecord, ContainerItem, ListDetailRoutesResult, ListProcessesResult, StatsSample, VolumeItem } from "../index.ts";
 import type Dockerode from "dockerode";
-import { formatBytes, formatLabels, renderFields, renderTable, shortId, timeAgo, truncate } from "./format.ts";
+import { formatBytes, formatLabels, renderTable, shortId, timeAgo, truncate } from "./format.ts";
 
 export { createColors } from "./format.ts";
 
@@ -81,57 +81,25 @@ export function routesTable(result: ListDetailRoutesResult, colors: ChalkInstanc
   return renderTable(["PATH", "METHODS", "PARAMS"], result.routes.map((route) => [route.path, route.methods.join(","), route.params.join(", ")]), colors);
 }
 
-/** `docklens detail cluster`: the cluster record and the essentials of its engine. */
-export function clusterDetail(result: InspectClusterResult, colors: ChalkInstance): string {
-  const { cluster, error } = result;
-  const info = result.docker as Record<string, string | number | undefined>;
-  return renderFields(
-    [
-      ["Cluster", `${cluster.fullname} (id ${cluster.id})`],
-      ["Endpoint", cluster.port ? `${cluster.protocol}://${cluster.host}:${cluster.port}` : `${cluster.protocol}://${cluster.host.replace(/^unix:\/\//, "")}`],
-      ["TLS", cluster.tls ? "yes" : "no"],
-      ["State", error ? colors.red(`${error.code}: ${error.message}`) : colors.green("up")],
-      ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
-      ["OS", info.OperatingSystem === undefined ? undefined : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`],
-      ["CPUs", info.NCPU === undefined ? undefined : String(info.NCPU)],
-      ["Memory", formatBytes(info.MemTotal as number | undefined)],
-      ["Containers", info.Containers === undefined ? undefined : `${info.Containers} (${info.ContainersRunning} running, ${info.ContainersPaused} paused, ${info.ContainersStopped} stopped)`],
-      ["Images", info.Images === undefined ? undefined : String(info.Images)],
-      ["Volumes", info.Volumes === undefined ? undefined : String(info.Volumes)],
-      ["Storage", info.Driver === undefined ? undefined : String(info.Driver)],
-      ["Host name", info.Name === undefined ? undefined : String(info.Name)],
-    ],
-    colors,
-  );
+/** `docklens stats`: the columns of `docker stats`. */
+export function statsTable(sample: StatsSample, colors: ChalkInstance): string {
+  const { summary, raw } = sample;
+  const percent = (value: number) => `${value.toFixed(2)}%`;
+  const pair = (a: number, b: number) => `${formatBytes(a)} / ${formatBytes(b)}`;
+  const row = [
+    shortId(String(raw.id ?? "")),
+    String(raw.name ?? "").replace(/^\//, ""),
+    percent(summary.cpuPercent),
+    pair(summary.memoryUsage, summary.memoryLimit),
+    percent(summary.memoryPercent),
+    pair(summary.netRx, summary.netTx),
+    pair(summary.blockRead, summary.blockWrite),
+    String(summary.pids),
+  ];
+  return renderTable(["CONTAINER ID", "NAME", "CPU %", "MEM USAGE / LIMIT", "MEM %", "NET I/O", "BLOCK I/O", "PIDS"], [row], colors);
 }
 
-/** `docklens detail container`: what `docker inspect` says, in the order an operator reads it. */
-export function containerDetail(detail: InspectContainerResult, colors: ChalkInstance, now = Date.now()): string {
-  const state = detail.State;
-  const networks = Object.entries(detail.NetworkSettings?.Networks ?? {}).map(([name, net]) => `${name}: ${net.IPAddress || "no address"}${net.MacAddress ? ` (${net.MacAddress})` : ""}`);
-  const ports = Object.keys(detail.Config?.ExposedPorts ?? {});
-  const stateText = state.Running
-    ? `Up ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}`
-    : state.Status === "exited"
-      ? `Exited (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}`
-      : state.Status.charAt(0).toUpperCase() + state.Status.slice(1);
-  return renderFields(
-    [
-      ["Name", detail.Name.replace(/^\//, "")],
-      ["Id", detail.Id],
-      ["Image", `${detail.Config?.Image ?? ""} (${shortId(detail.Image)})`],
-      ["Command", [detail.Path, ...(detail.Args ?? [])].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(" ")],
-      ["Created", `${detail.Created} (${timeAgo(detail.Created, now)})`],
-      ["State", colorState(state.Status, stateText, colors, state.ExitCode)],
-      ["Error", state.Error || undefined],
-      ["OOM killed", state.OOMKilled ? colors.red("yes") : undefined],
-      ["Restart", detail.HostConfig?.RestartPolicy?.Name || undefined],
-      ["Networks", networks.join("\n") || undefined],
-      ["Ports", ports.join(", ") || undefined],
-      ["Mounts", (detail.Mounts ?? []).map((mount) => `${mount.Name ?? mount.Source} → ${mount.Destination}${mount.RW ? "" : " (ro)"}`).join("\n") || undefined],
-      ["Labels", Object.entries(detail.Config?.Labels ?? {}).map(([k, v]) => `${k}=${v}`).join("\n") || undefined],
-      ["Env", (detail.Config?.Env ?? []).join("\n") || undefined],
-    ],
-    colors,
-  );
+/** `docklens top`: the engine's titles and rows, as `docker top` prints them. */
+export function processesTable(result: ListProcessesResult, colors: ChalkInstance): string {
+  return renderTable(result.Titles, result.Processes, colors);
 }

@@ -1,5 +1,7 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody } from "./engine.ts";
+import type { ClusterConfig } from "./config.ts";
+import { callEngine, expectBody, type StatusErrors } from "./engine.ts";
+import { DocklensError } from "./errors.ts";
 import { checkName } from "./names.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";
 
@@ -51,16 +53,46 @@ export type InspectContainerResult = Dockerode.ContainerInspectInfo;
  * by `<redacted>` unless secrets are shown (D15). Throws `CONTAINER_NOT_FOUND` for an unknown one.
  */
 export async function inspectContainer(input: InspectContainerInput, options: InspectContainerOptions): Promise<InspectContainerResult> {
-  const config = resolveCluster(input.cluster, options);
-  const name = checkName("container", input.name);
-  const body = await callEngine(config, (docker, signal) => docker.getContainer(name).inspect({ abortSignal: signal }), {
-    ...options,
-    notFound: { code: "CONTAINER_NOT_FOUND", what: `container ${JSON.stringify(input.name)}` },
-  });
-  const detail = expectBody<InspectContainerResult>(body, "object", config);
+  const { detail } = await inspectRaw(input, options);
   const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
   if (!showSecrets && Array.isArray(detail.Config?.Env)) detail.Config.Env = redactEnv(detail.Config.Env);
   return detail;
+}
+
+/** A container found by name, with what the streaming calls (logs, stats, attach) need of it. */
+export interface ContainerTarget {
+  cluster: ClusterConfig;
+  /** The full id: later calls use it, so they reach the container that was found. */
+  id: string;
+  /** Output of a TTY container is not multiplexed. */
+  tty: boolean;
+  running: boolean;
+  statuses: StatusErrors;
+}
+
+/** Find one container (D6); throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with `running: true`. */
+export async function findContainer(input: InspectContainerInput, options: CoreOptions & { running?: boolean }): Promise<ContainerTarget> {
+  const { cluster, statuses, detail } = await inspectRaw(input, options);
+  const running = Boolean(detail.State?.Running);
+  if (options.running && !running) throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message);
+  return { cluster, id: detail.Id, tty: Boolean(detail.Config?.Tty), running, statuses };
+}
+
+async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
+  const cluster = resolveCluster(input.cluster, options);
+  const name = checkName("container", input.name);
+  const statuses = containerStatuses(input.name, cluster);
+  const body = await callEngine(cluster, (docker, signal) => docker.getContainer(name).inspect({ abortSignal: signal }), { ...options, statuses });
+  return { cluster, statuses, detail: expectBody<InspectContainerResult>(body, "object", cluster) };
+}
+
+/** What the engine's 404 and 409 mean for calls about one container. */
+export function containerStatuses(name: string, cluster: ClusterConfig): StatusErrors {
+  const where = `container ${JSON.stringify(name)}`;
+  return {
+    404: { code: "CONTAINER_NOT_FOUND", message: `${where} not found in cluster "${cluster.name}"` },
+    409: { code: "CONTAINER_NOT_RUNNING", message: `${where} of cluster "${cluster.name}" is not running` },
+  };
 }
 
 /** Names of environment variables whose values are hidden (D15). */

@@ -45,17 +45,16 @@ async function readKeyFile(path: string | undefined): Promise<Buffer | undefined
   }
 }
 
-/** What an engine 404 means for the call at hand. */
-export interface NotFound {
-  code: ErrorCode;
-  /** The missing thing, as it should read in the message: `container "web"`. */
-  what: string;
-}
+/**
+ * What an engine status means for the call at hand, e.g.
+ * `{ 404: { code: "CONTAINER_NOT_FOUND", message: 'container "web" not found in cluster "a"' } }`.
+ */
+export type StatusErrors = Partial<Record<number, { code: ErrorCode; message: string }>>;
 
 /** Options of {@link callEngine}. */
 export interface CallEngineOptions extends CoreOptions {
-  /** How to report an engine 404. */
-  notFound?: NotFound;
+  /** Engine statuses that mean something for this call (a 404, a 409); others are `ENGINE_ERROR`. */
+  statuses?: StatusErrors;
 }
 
 /**
@@ -78,10 +77,18 @@ export async function callEngine<T>(
   try {
     return await Promise.race([options.registry.engine(cluster).then((docker) => run(docker, signal)), aborted]);
   } catch (error) {
-    throw translateEngineError(error, cluster, { timedOut: deadline.aborted, notFound: options.notFound });
+    throw translateEngineError(error, cluster, { timedOut: deadline.aborted, ...(options.statuses ? { statuses: options.statuses } : {}) });
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * Call a dockerode method that takes `{ abortSignal }` in dockerode 5 but no options in
+ * @types/dockerode 4 (`info`, and `inspect` of images, volumes and networks).
+ */
+export function withSignal<K extends string>(target: { [key in K]: () => Promise<unknown> }, method: K, signal: AbortSignal): Promise<unknown> {
+  return (target[method] as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>).call(target, { abortSignal: signal });
 }
 
 const UNREACHABLE: Record<string, string> = {
@@ -101,7 +108,7 @@ const UNREACHABLE: Record<string, string> = {
 export function translateEngineError(
   error: unknown,
   cluster: ClusterConfig,
-  context: { timedOut?: boolean; notFound?: NotFound } = {},
+  context: { timedOut?: boolean; statuses?: StatusErrors } = {},
 ): DocklensError {
   if (isDocklensError(error)) return error;
   const where = `the engine of cluster "${cluster.name}" (${describeEndpoint(cluster)})`;
@@ -109,9 +116,8 @@ export function translateEngineError(
   const err = error as { name?: string; code?: string; statusCode?: number; json?: unknown; message?: string; level?: string };
   if (err?.name === "AbortError") return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
   if (typeof err?.statusCode === "number") {
-    if (err.statusCode === 404 && context.notFound) {
-      return new DocklensError(context.notFound.code, `${context.notFound.what} not found in cluster "${cluster.name}"`);
-    }
+    const meaning = context.statuses?.[err.statusCode];
+    if (meaning) return new DocklensError(meaning.code, meaning.message);
     return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${engineMessage(err.json) ?? "no message"}`);
   }
   const code = err?.code ?? "";

@@ -21,3 +21,23 @@ export function checkName(kind: NameKind, name: string): string {
   // The pattern already excludes '/', '?', '#' and '%'; encoding keeps that true if it ever widens.
   return encodeURIComponent(bare);
 }
+
+// The engine's reference grammar (distribution/reference): [domain[:port]/]path[:tag][@digest].
+const COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
+const DOMAIN = "(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::\\d{1,5})?";
+const TAG = "[\\w][\\w.-]{0,127}";
+const DIGEST = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
+const REFERENCE = new RegExp(`^(?:${DOMAIN}/)?${COMPONENT}(?:/${COMPONENT})*(?::${TAG})?(?:@${DIGEST})?$`);
+const IMAGE_ID = /^(?:sha256:)?[a-f0-9]{1,64}$/;
+
+/**
+ * Check an image reference before any engine call (D7): `busybox`, `local/busybox:1`,
+ * `registry:5000/team/app@sha256:…`, or an id (`sha256:…` or a hex prefix). Returns it
+ * percent-encoded for the engine path, `/` and `:` included. Throws `INVALID_NAME`.
+ */
+export function checkImageReference(reference: string): string {
+  if (reference.length > MAX_NAME_LENGTH || !(IMAGE_ID.test(reference) || REFERENCE.test(reference))) {
+    throw new DocklensError("INVALID_NAME", `invalid image reference ${JSON.stringify(reference.slice(0, 80))}: expected [registry/]name[:tag][@digest] or an image id`);
+  }
+  return encodeURIComponent(reference);
+}

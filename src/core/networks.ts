@@ -1,7 +1,8 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody } from "./engine.ts";
+import { callEngine, expectBody, withSignal } from "./engine.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";
-import { byName } from "./volumes.ts";
+import { checkName } from "./names.ts";
+import { byName, type InspectNamedInput } from "./volumes.ts";
 
 /** Body of `/list/:cluster/networks`: the engine's items, unchanged (D5). */
 export interface ListNetworksResult {
@@ -16,4 +17,15 @@ export async function listNetworks(cluster: string, options: CoreOptions): Promi
   const config = resolveCluster(cluster, options);
   const items = await callEngine(config, (docker, signal) => docker.listNetworks({ abortSignal: signal }), options);
   return { networks: expectBody<Dockerode.NetworkInspectInfo[]>(items, "array", config).sort(byName) };
+}
+
+/** The engine's inspect body of one network, by name or id (D8); throws `NETWORK_NOT_FOUND`. */
+export async function inspectNetwork(input: InspectNamedInput, options: CoreOptions): Promise<Dockerode.NetworkInspectInfo> {
+  const cluster = resolveCluster(input.cluster, options);
+  const name = checkName("network", input.name);
+  const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getNetwork(name), "inspect", signal), {
+    ...options,
+    statuses: { 404: { code: "NETWORK_NOT_FOUND", message: `network ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
+  });
+  return expectBody<Dockerode.NetworkInspectInfo>(body, "object", cluster);
 }

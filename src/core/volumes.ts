@@ -1,5 +1,6 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody } from "./engine.ts";
+import { callEngine, expectBody, withSignal } from "./engine.ts";
+import { checkName } from "./names.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";
 
 /** A volume as docklens shows it: `Labels` always an object, `CreatedAt` in UTC (D5). */
@@ -19,6 +20,25 @@ export async function listVolumes(cluster: string, options: CoreOptions): Promis
   const body = await callEngine(config, (docker, signal) => docker.listVolumes({ abortSignal: signal }), options);
   const volumes = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(body, "object", config).Volumes ?? [];
   return { Volumes: volumes.map(normalizeVolume).sort(byName) };
+}
+
+/** Input of {@link inspectVolume} and `inspectNetwork`. */
+export interface InspectNamedInput {
+  /** Cluster id or name (D1). */
+  cluster: string;
+  /** The volume's or network's name (a network also by id). */
+  name: string;
+}
+
+/** The engine's inspect body of one volume, normalised as D5 says (D8); throws `VOLUME_NOT_FOUND`. */
+export async function inspectVolume(input: InspectNamedInput, options: CoreOptions): Promise<VolumeItem> {
+  const cluster = resolveCluster(input.cluster, options);
+  const name = checkName("volume", input.name);
+  const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getVolume(name), "inspect", signal), {
+    ...options,
+    statuses: { 404: { code: "VOLUME_NOT_FOUND", message: `volume ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
+  });
+  return normalizeVolume(expectBody<Dockerode.VolumeInspectInfo>(body, "object", cluster));
 }
 
 /** Order of items by `Name`, as the docker CLI lists volumes and networks. */

@@ -1,10 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { once } from "node:events";
 import { createApp as createH3App, defineEventHandler, send, setResponseHeader, setResponseStatus, type App, type H3Event } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
 import type { Registry } from "../core/registry.ts";
-import { matchRoute } from "./match.ts";
+import { checkQueryNames } from "../core/query.ts";
+import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
-import { API_ROUTES, type ApiRoute } from "./routes.ts";
+import { API_ROUTES, Streamed, type ApiRoute } from "./routes.ts";
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions {
@@ -67,12 +69,11 @@ export function createApp(options: CreateAppOptions): App {
         setResponseHeader(event, "Allow", ALLOW);
         throw new DocklensError("METHOD_NOT_ALLOWED", `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`);
       }
-      const result = await route.run(params, {
-        registry: options.registry,
-        signal: leaveSignal(event),
-        showSecrets: options.showSecrets ?? options.registry.config.showSecrets,
-      });
-      return sendJson(event, result, 200);
+      const query = parseQuery(rawUrl(event));
+      if (route.query) checkQueryNames(query, Object.keys(route.query));
+      const signal = leaveSignal(event);
+      const result = await route.run(params, { registry: options.registry, signal, showSecrets: options.showSecrets ?? options.registry.config.showSecrets, query });
+      return result instanceof Streamed ? sendNdjson(event, result.items, signal) : sendJson(event, result, 200);
     }),
   );
   return app;
@@ -82,6 +83,29 @@ export function createApp(options: CreateAppOptions): App {
 function sendJson(event: H3Event, body: unknown, status: number): Promise<void> {
   setResponseStatus(event, status);
   return send(event, JSON.stringify(body), "application/json");
+}
+
+/**
+ * Write each item as a JSON line as it comes, with backpressure, until the items end or the
+ * client leaves (then `signal` has stopped the engine stream, and the items end too). An error
+ * after the headers went out becomes a last `{ "error": … }` line. HEAD sends the headers only.
+ */
+async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal: AbortSignal): Promise<void> {
+  const { res } = event.node;
+  res.statusCode = 200;
+  res.setHeader("Content-Type", "application/x-ndjson");
+  res.flushHeaders();
+  try {
+    if (event.method === "HEAD") return;
+    for await (const item of items) {
+      if (!res.write(`${JSON.stringify(item)}\n`)) await once(res, "drain", { signal });
+    }
+  } catch (error) {
+    if (!signal.aborted) res.write(`${JSON.stringify({ error: toErrorBody(error).error })}\n`);
+  } finally {
+    await items.return(undefined);
+    res.end();
+  }
 }
 
 function toErrorBody(error: unknown): { status: number; error: ErrorBody } {

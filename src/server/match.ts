@@ -1,8 +1,10 @@
 import { DocklensError } from "../core/errors.ts";
+import type { QueryInput } from "../core/query.ts";
 
-/** A route pattern with `:name` segments, matched against a request path. */
+/** A route pattern with `:name` segments; with `rest`, the last one takes the rest of the path. */
 export interface Pattern {
   path: string;
+  rest?: boolean;
 }
 
 /**
@@ -16,18 +18,37 @@ export function matchRoute<T extends Pattern>(routes: readonly T[], rawUrl: stri
   const segments = (query === -1 ? rawUrl : rawUrl.slice(0, query)).split("/");
   for (const route of routes) {
     const pattern = route.path.split("/");
-    if (pattern.length !== segments.length) continue;
+    if (route.rest ? segments.length < pattern.length : pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
     const matched = pattern.every((part, index) => {
-      const segment = segments[index]!;
+      const last = route.rest && index === pattern.length - 1;
+      const segment = last ? segments.slice(index).join("/") : segments[index]!;
       if (!part.startsWith(":")) return part === segment;
-      if (segment === "") return false;
-      params[part.slice(1)] = decodeSegment(segment);
+      if (segment === "" || (last && segment.split("/").includes(""))) return false;
+      params[part.slice(1)] = last ? segment.split("/").map(decodeSegment).join("/") : decodeSegment(segment);
       return true;
     });
     if (matched) return { route, params };
   }
   return undefined;
+}
+
+/** The query string of a raw request target; a name given twice is `INVALID_QUERY`. */
+export function parseQuery(rawUrl: string): QueryInput {
+  const start = rawUrl.indexOf("?");
+  const query: QueryInput = Object.create(null);
+  if (start === -1) return query;
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(rawUrl.slice(start + 1));
+  } catch {
+    throw new DocklensError("INVALID_QUERY", "the query string could not be read");
+  }
+  for (const [name, value] of params) {
+    if (Object.hasOwn(query, name)) throw new DocklensError("INVALID_QUERY", `query parameter ${JSON.stringify(name.slice(0, 40))} is given more than once`);
+    query[name] = value;
+  }
+  return query;
 }
 
 function decodeSegment(segment: string): string {

@@ -80,6 +80,19 @@ const SCHEMAS: Record<string, Schema> = {
     NetworkSettings: { type: "object" },
   }),
   Health: obj({ status: { const: "ok" } }),
+  LogLine: obj({ stream: { type: "string", enum: ["stdout", "stderr"] }, time: nullable("string"), text: str }, undefined, false),
+  LogLines: obj({ lines: arrayOf(ref("LogLine")) }, undefined, false),
+  AttachLine: obj({ stream: { type: "string", enum: ["stdout", "stderr"] }, text: str }, undefined, false),
+  Processes: obj({ Titles: arrayOf(str), Processes: arrayOf(arrayOf(str)) }, undefined, false),
+  StatsSample: obj(
+    {
+      summary: obj(Object.fromEntries(["cpuPercent", "memoryUsage", "memoryLimit", "memoryPercent", "netRx", "netTx", "blockRead", "blockWrite", "pids"].map((key) => [key, { type: "number", minimum: 0 }])), undefined, false),
+      raw: { type: "object", description: "The engine's stats body" },
+    },
+    undefined,
+    false,
+  ),
+  ImageDetail: obj({ Id: str, RepoTags: nullable("array"), Created: str, Size: int, Config: nullable("object") }, ["Id"]),
   OpenApi: { type: "object", description: "This document" },
 };
 
@@ -87,6 +100,9 @@ const PARAMS: Record<string, string> = {
   cluster: "Cluster name, or id when made only of digits (D1)",
   clusterid: "Cluster id, or name (D1)",
   containerName: "Container name (with or without its leading /), full id, or unique id prefix (D6)",
+  imageName: "Image reference, raw (local/busybox:1) or percent-encoded, or id (sha256:…)",
+  volumeName: "Volume name",
+  networkName: "Network name or id",
 };
 
 /** Options of {@link createOpenApiDocument}. */
@@ -101,7 +117,9 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
   for (const route of routes) {
     const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
     const errors: ErrorCode[] = [...route.errors, "METHOD_NOT_ALLOWED", ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : [])];
-    const responses: Record<string, Schema> = { 200: { description: route.summary, content: { "application/json": { schema: ref(route.schema) } } } };
+    const ndjson = route.ndjson ? { "application/x-ndjson": { schema: ref(route.ndjson.schema) } } : {};
+    const json = route.ndjson?.when === "always" ? {} : { "application/json": { schema: ref(route.schema) } };
+    const responses: Record<string, Schema> = { 200: { description: route.summary, content: { ...json, ...ndjson } } };
     for (const code of errors) {
       const status = String(statusOf(code));
       const known = (responses[status]?.description as string | undefined)?.split(", ") ?? [];
@@ -110,7 +128,10 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
     const operation = (method: string): Schema => ({
       operationId: `${method}${route.path.replace(/[/:.](\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, "")}`,
       summary: route.summary,
-      parameters: params.map((name) => ({ name, in: "path", required: true, description: PARAMS[name] ?? name, schema: { type: "string" } })),
+      parameters: [
+        ...params.map((name) => ({ name, in: "path", required: true, description: PARAMS[name] ?? name, schema: { type: "string" } })),
+        ...Object.entries(route.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } })),
+      ],
       responses,
       ...(route.public && options.token ? { security: [] } : {}),
     });

@@ -4,15 +4,19 @@ import { translateEngineError } from "../../src/core/engine.ts";
 import { DocklensError } from "../../src/core/errors.ts";
 
 const cluster: ClusterConfig = { id: 1, name: "prod", icon: "", host: "10.0.0.5", protocol: "http", hostname: "10.0.0.5", port: 2375, timeoutMs: 1500 };
-const notFound = { code: "CONTAINER_NOT_FOUND" as const, what: 'container "web"' };
+const statuses = {
+  404: { code: "CONTAINER_NOT_FOUND" as const, message: 'container "web" not found in cluster "prod"' },
+  409: { code: "CONTAINER_NOT_RUNNING" as const, message: 'container "web" of cluster "prod" is not running' },
+};
 const errno = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
 
 describe("translateEngineError (D10)", () => {
   it.each([
     ["a time limit", new Error("aborted"), { timedOut: true }, "ENGINE_TIMEOUT", 504, 'the engine of cluster "prod" (http://10.0.0.5:2375) did not answer within 1500 ms'],
-    ["a 404 with a meaning", { statusCode: 404, json: { message: "No such container: web" } }, { notFound }, "CONTAINER_NOT_FOUND", 404, 'container "web" not found in cluster "prod"'],
+    ["a 404 with a meaning", { statusCode: 404, json: { message: "No such container: web" } }, { statuses }, "CONTAINER_NOT_FOUND", 404, 'container "web" not found in cluster "prod"'],
+    ["a 409 with a meaning", { statusCode: 409, json: { message: "is not running" } }, { statuses }, "CONTAINER_NOT_RUNNING", 409, 'container "web" of cluster "prod" is not running'],
     ["a 404 without one", { statusCode: 404, json: { message: "page not found" } }, {}, "ENGINE_ERROR", 502, 'the engine of cluster "prod" (http://10.0.0.5:2375) answered 404: page not found'],
-    ["a 500", { statusCode: 500, json: { message: "boom" } }, { notFound }, "ENGINE_ERROR", 502, 'the engine of cluster "prod" (http://10.0.0.5:2375) answered 500: boom'],
+    ["a 500", { statusCode: 500, json: { message: "boom" } }, { statuses }, "ENGINE_ERROR", 502, 'the engine of cluster "prod" (http://10.0.0.5:2375) answered 500: boom'],
     ["a refused connection", errno("ECONNREFUSED"), {}, "ENGINE_UNREACHABLE", 502, 'cannot reach the engine of cluster "prod" (http://10.0.0.5:2375): connection refused'],
     ["a reset", errno("ECONNRESET"), {}, "ENGINE_UNREACHABLE", 502, /connection reset$/],
     ["a missing socket", errno("ENOENT"), {}, "ENGINE_UNREACHABLE", 502, /no such socket$/],

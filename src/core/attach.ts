@@ -1,0 +1,30 @@
+import { findContainer, type InspectContainerInput } from "./containers.ts";
+import { openEngineStream } from "./engine-stream.ts";
+import { decodeOutput } from "./output.ts";
+import type { CoreOptions } from "./registry.ts";
+
+/** A line of live output (D8). */
+export interface AttachLine {
+  stream: "stdout" | "stderr";
+  text: string;
+}
+
+/**
+ * The live output of a running container, read-only (D8): stdout and stderr only, never stdin,
+ * never a TTY resize, never the engine's websocket. It ends when the container stops,
+ * `options.signal` aborts or the consumer stops. A stopped container is `CONTAINER_NOT_RUNNING`
+ * (the engine itself would wait for it to start).
+ */
+export async function attachContainer(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<AttachLine>> {
+  const target = await findContainer(input, { ...options, running: true });
+  const chunks = openEngineStream(
+    target.cluster,
+    (docker, signal) => docker.getContainer(target.id).attach({ stream: true, stdin: false, stdout: true, stderr: true, logs: false, abortSignal: signal }),
+    { ...options, statuses: target.statuses },
+  );
+  return lines(decodeOutput(chunks, { multiplexed: !target.tty, timestamps: false }));
+}
+
+async function* lines(output: AsyncIterable<{ stream: AttachLine["stream"]; text: string }>): AsyncGenerator<AttachLine> {
+  for await (const { stream, text } of output) yield { stream, text };
+}

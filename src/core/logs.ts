@@ -1,0 +1,101 @@
+import type { Readable } from "node:stream";
+import type Dockerode from "dockerode";
+import { findContainer, type ContainerTarget, type InspectContainerInput } from "./containers.ts";
+import { callEngine } from "./engine.ts";
+import { openEngineStream } from "./engine-stream.ts";
+import { createOutputDecoder, decodeOutput, type OutputLine } from "./output.ts";
+import { checkQueryNames, parseBoolean, parseChoice, parseTime, type QueryInput } from "./query.ts";
+import { DocklensError } from "./errors.ts";
+import type { CoreOptions } from "./registry.ts";
+
+/** What to read of a container's logs (D8). */
+export interface LogsQuery {
+  /** Last lines to show, or `all`. */
+  tail: number | "all";
+  /** Unix seconds. */
+  since?: number;
+  until?: number;
+  stream: "stdout" | "stderr" | "both";
+  timestamps: boolean;
+  follow: boolean;
+}
+
+/** Options of {@link readContainerLogs} and {@link followContainerLogs}. */
+export interface LogsOptions extends CoreOptions {
+  query?: Partial<LogsQuery>;
+}
+
+/** Body of `.../logs` without `follow` (D8). */
+export interface ReadLogsResult {
+  lines: OutputLine[];
+}
+
+const DEFAULT_TAIL = 100;
+const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"] as const;
+
+/** Check the query of `.../logs` (D8); anything malformed or unknown is `INVALID_QUERY`. */
+export function parseLogsQuery(query: QueryInput, now: number = Date.now()): LogsQuery {
+  checkQueryNames(query, QUERY_NAMES);
+  const { tail = String(DEFAULT_TAIL), since, until } = query;
+  if (tail !== "all" && !/^\d{1,9}$/.test(tail)) throw new DocklensError("INVALID_QUERY", `tail: expected a number of lines or "all", got ${JSON.stringify(tail.slice(0, 40))}`);
+  return {
+    tail: tail === "all" ? "all" : Number(tail),
+    ...(since !== undefined ? { since: parseTime("since", since, now) } : {}),
+    ...(until !== undefined ? { until: parseTime("until", until, now) } : {}),
+    stream: parseChoice("stream", query.stream, ["stdout", "stderr", "both"] as const, "both"),
+    timestamps: parseBoolean("timestamps", query.timestamps, false),
+    follow: parseBoolean("follow", query.follow, false),
+  };
+}
+
+/** The lines a container logged (D8): `tail` (default 100), `since`, `until`, `stream`, `timestamps`. */
+export async function readContainerLogs(input: InspectContainerInput, options: LogsOptions): Promise<ReadLogsResult> {
+  const target = await findContainer(input, options);
+  const query = { ...parseLogsQuery({}), ...options.query, follow: false };
+  const lines = await callEngine(
+    target.cluster,
+    async (docker, signal) => {
+      const decoder = createOutputDecoder({ multiplexed: !target.tty, timestamps: query.timestamps });
+      const collected: OutputLine[] = [];
+      for await (const chunk of await dialLogs(docker, target, query, signal)) collected.push(...decoder.push(chunk as Buffer));
+      return [...collected, ...decoder.end()];
+    },
+    { ...options, statuses: target.statuses },
+  );
+  return { lines };
+}
+
+/**
+ * New lines as the container writes them, after the backlog `tail` selects, until the container
+ * stops, `options.signal` aborts or the consumer stops; the engine stream is closed then.
+ * Unknown containers fail here, before anything is streamed.
+ */
+export async function followContainerLogs(input: InspectContainerInput, options: LogsOptions): Promise<AsyncGenerator<OutputLine>> {
+  const target = await findContainer(input, options);
+  const query = { ...parseLogsQuery({}), ...options.query, follow: true };
+  const chunks = openEngineStream(target.cluster, (docker, signal) => dialLogs(docker, target, query, signal), { ...options, statuses: target.statuses });
+  return decodeOutput(chunks, { multiplexed: !target.tty, timestamps: query.timestamps });
+}
+
+/**
+ * `GET /containers/{id}/logs` as a stream, followed or not. dockerode buffers an unfollowed
+ * answer and parses it as JSON when it can (a TTY log of one JSON line would come back an
+ * object), so both go through its modem as streams.
+ */
+function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQuery, signal: AbortSignal): Promise<Readable> {
+  const params = {
+    stdout: query.stream !== "stderr",
+    stderr: query.stream !== "stdout",
+    tail: String(query.tail),
+    timestamps: query.timestamps,
+    follow: query.follow,
+    ...(query.since !== undefined ? { since: query.since.toFixed(9) } : {}),
+    ...(query.until !== undefined ? { until: query.until.toFixed(9) } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    docker.modem.dial(
+      { path: `/containers/${target.id}/logs?`, method: "GET", options: params, isStream: true, abortSignal: signal, statusCodes: { 200: true, 404: "no such container", 500: "server error" } },
+      (error, stream) => (error ? reject(error) : resolve(stream as Readable)),
+    );
+  });
+}

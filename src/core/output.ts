@@ -1,0 +1,79 @@
+import { StringDecoder } from "node:string_decoder";
+
+/** One line a container wrote (D8). */
+export interface OutputLine {
+  stream: "stdout" | "stderr";
+  /** RFC 3339 time the engine stamped, when timestamps were asked for; else `null`. */
+  time: string | null;
+  text: string;
+}
+
+/** Options of {@link createOutputDecoder}. */
+export interface OutputDecoderOptions {
+  /** The engine multiplexes stdout and stderr with 8-byte frame headers unless the container has a TTY. */
+  multiplexed: boolean;
+  /** Each line starts with the engine's RFC 3339 timestamp and a space. */
+  timestamps: boolean;
+}
+
+/** Turns the engine's output bytes into lines; `push` chunks as they come, `end` once. */
+export interface OutputDecoder {
+  push(chunk: Buffer): OutputLine[];
+  end(): OutputLine[];
+}
+
+const HEADER = 8;
+const TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) ?/;
+
+/**
+ * Decode the engine's container output. A frame may be split across chunks and a chunk may hold
+ * many frames; a line may be split across frames, and a UTF-8 character across chunks. TTY output
+ * (`\r\n` line ends) comes unframed and is all stdout.
+ */
+export function createOutputDecoder(options: OutputDecoderOptions): OutputDecoder {
+  let pending: Buffer = Buffer.alloc(0);
+  const streams = {
+    stdout: { decoder: new StringDecoder("utf8"), partial: "" },
+    stderr: { decoder: new StringDecoder("utf8"), partial: "" },
+  };
+
+  const toLines = (name: OutputLine["stream"], text: string, flush: boolean): OutputLine[] => {
+    const state = streams[name];
+    const parts = (state.partial + text).split("\n");
+    state.partial = parts.pop()!;
+    if (flush && state.partial) parts.push(state.partial);
+    if (flush) state.partial = "";
+    return parts.map((raw) => toLine(name, raw.replace(/\r$/, "")));
+  };
+
+  const toLine = (stream: OutputLine["stream"], raw: string): OutputLine => {
+    const match = options.timestamps ? TIMESTAMP.exec(raw) : null;
+    return match ? { stream, time: match[1]!, text: raw.slice(match[0].length) } : { stream, time: null, text: raw };
+  };
+
+  return {
+    push(chunk) {
+      if (!options.multiplexed) return toLines("stdout", streams.stdout.decoder.write(chunk), false);
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      const lines: OutputLine[] = [];
+      while (pending.length >= HEADER) {
+        const size = pending.readUInt32BE(4);
+        if (pending.length < HEADER + size) break;
+        const name = pending[0] === 2 ? "stderr" : "stdout";
+        lines.push(...toLines(name, streams[name].decoder.write(pending.subarray(HEADER, HEADER + size)), false));
+        pending = pending.subarray(HEADER + size);
+      }
+      return lines;
+    },
+    end() {
+      return (["stdout", "stderr"] as const).flatMap((name) => toLines(name, streams[name].decoder.end(), true));
+    },
+  };
+}
+
+/** Decode a whole stream of chunks into lines, as they come. */
+export async function* decodeOutput(chunks: AsyncIterable<Buffer>, options: OutputDecoderOptions): AsyncGenerator<OutputLine> {
+  const decoder = createOutputDecoder(options);
+  for await (const chunk of chunks) yield* decoder.push(chunk);
+  yield* decoder.end();
+}

@@ -1,0 +1,32 @@
+import { findContainer, type InspectContainerInput } from "./containers.ts";
+import { callEngine, expectBody } from "./engine.ts";
+import { DocklensError } from "./errors.ts";
+import type { CoreOptions } from "./registry.ts";
+
+/** Body of `.../process` (D8): the engine's top. */
+export interface ListProcessesResult {
+  Titles: string[];
+  Processes: string[][];
+}
+
+/** Options of {@link listProcesses}. */
+export interface ListProcessesOptions extends CoreOptions {
+  /** Arguments of `ps` on the engine's host; default `-ef`. */
+  psArgs?: string;
+}
+
+/** ps options and field lists (`-ef`, `aux`, `-o pid,comm`); nothing a shell would read. */
+const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
+
+/** The processes of a running container (D8); a stopped one is `CONTAINER_NOT_RUNNING`. */
+export async function listProcesses(input: InspectContainerInput, options: ListProcessesOptions): Promise<ListProcessesResult> {
+  const psArgs = options.psArgs ?? "-ef";
+  if (!PS_ARGS.test(psArgs)) throw new DocklensError("INVALID_QUERY", `ps_args: expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`);
+  const target = await findContainer(input, { ...options, running: true });
+  const body = await callEngine(target.cluster, (docker, signal) => docker.getContainer(target.id).top({ ps_args: psArgs, abortSignal: signal }), {
+    ...options,
+    statuses: target.statuses,
+  });
+  const top = expectBody<ListProcessesResult>(body, "object", target.cluster);
+  return { Titles: top.Titles ?? [], Processes: top.Processes ?? [] };
+}

@@ -1,0 +1,109 @@
+import { findContainer, type InspectContainerInput } from "./containers.ts";
+import { callEngine, expectBody } from "./engine.ts";
+import { openEngineStream } from "./engine-stream.ts";
+import { DocklensError } from "./errors.ts";
+import type { CoreOptions } from "./registry.ts";
+
+/** The figures `docker stats` shows, computed the way it computes them (D8). */
+export interface StatsSummary {
+  cpuPercent: number;
+  /** Bytes in use, less the inactive page cache. */
+  memoryUsage: number;
+  memoryLimit: number;
+  memoryPercent: number;
+  netRx: number;
+  netTx: number;
+  blockRead: number;
+  blockWrite: number;
+  pids: number;
+}
+
+/** One sample: the summary and the engine's stats body it was computed from (D8). */
+export interface StatsSample {
+  summary: StatsSummary;
+  raw: EngineStats;
+}
+
+/** The parts of the engine's stats body the summary reads; the rest passes through in `raw`. */
+export interface EngineStats {
+  cpu_stats?: { cpu_usage?: { total_usage?: number; percpu_usage?: number[] }; system_cpu_usage?: number; online_cpus?: number };
+  precpu_stats?: { cpu_usage?: { total_usage?: number }; system_cpu_usage?: number };
+  memory_stats?: { usage?: number; limit?: number; stats?: Record<string, number> };
+  networks?: Record<string, { rx_bytes?: number; tx_bytes?: number }>;
+  blkio_stats?: { io_service_bytes_recursive?: Array<{ op: string; value: number }> | null };
+  pids_stats?: { current?: number };
+  [key: string]: unknown;
+}
+
+/**
+ * The `docker stats` figures of one engine sample: CPU % from the deltas against the previous
+ * sample times the online CPUs; memory less `total_inactive_file` (cgroup v1) or `inactive_file`
+ * (cgroup v2); network and block I/O summed over interfaces and devices.
+ */
+export function summarizeStats(raw: EngineStats): StatsSummary {
+  const cpu = raw.cpu_stats ?? {};
+  const cpuDelta = (cpu.cpu_usage?.total_usage ?? 0) - (raw.precpu_stats?.cpu_usage?.total_usage ?? 0);
+  const systemDelta = (cpu.system_cpu_usage ?? 0) - (raw.precpu_stats?.system_cpu_usage ?? 0);
+  const cpus = cpu.online_cpus || cpu.cpu_usage?.percpu_usage?.length || 0;
+  const memory = raw.memory_stats ?? {};
+  const usage = memory.usage ?? 0;
+  const cache = memory.stats?.total_inactive_file ?? memory.stats?.inactive_file;
+  const memoryUsage = cache !== undefined && cache < usage ? usage - cache : usage;
+  const memoryLimit = memory.limit ?? 0;
+  const io = (op: string) => (raw.blkio_stats?.io_service_bytes_recursive ?? []).filter((entry) => entry.op.toLowerCase() === op).reduce((sum, entry) => sum + entry.value, 0);
+  const net = (key: "rx_bytes" | "tx_bytes") => Object.values(raw.networks ?? {}).reduce((sum, iface) => sum + (iface[key] ?? 0), 0);
+  return {
+    cpuPercent: cpuDelta > 0 && systemDelta > 0 ? (cpuDelta / systemDelta) * cpus * 100 : 0,
+    memoryUsage,
+    memoryLimit,
+    memoryPercent: memoryLimit > 0 ? (memoryUsage / memoryLimit) * 100 : 0,
+    netRx: net("rx_bytes"),
+    netTx: net("tx_bytes"),
+    blockRead: io("read"),
+    blockWrite: io("write"),
+    pids: raw.pids_stats?.current ?? 0,
+  };
+}
+
+/** One stats sample of a container (D8); the engine takes about a second to measure CPU. */
+export async function readContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<StatsSample> {
+  const target = await findContainer(input, options);
+  const body = await callEngine(target.cluster, (docker, signal) => docker.getContainer(target.id).stats(statsOptions({ stream: false as const }, signal)), {
+    ...options,
+    statuses: target.statuses,
+  });
+  const raw = expectBody<EngineStats>(body, "object", target.cluster);
+  return { summary: summarizeStats(raw), raw };
+}
+
+/** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
+export async function streamContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<StatsSample>> {
+  const target = await findContainer(input, options);
+  const chunks = openEngineStream(target.cluster, (docker, signal) => docker.getContainer(target.id).stats(statsOptions({ stream: true as const }, signal)), {
+    ...options,
+    statuses: target.statuses,
+  });
+  return samples(chunks);
+}
+
+/** dockerode 5 takes `abortSignal` with the stats options; @types/dockerode 4 does not declare it. */
+function statsOptions<T extends object>(options: T, signal: AbortSignal): T {
+  return Object.assign(options, { abortSignal: signal });
+}
+
+async function* samples(chunks: AsyncIterable<Buffer>): AsyncGenerator<StatsSample> {
+  let pending = "";
+  for await (const chunk of chunks) {
+    const lines = (pending + chunk.toString()).split("\n");
+    pending = lines.pop()!;
+    for (const line of lines.filter((text) => text.trim())) {
+      let raw: EngineStats;
+      try {
+        raw = JSON.parse(line) as EngineStats;
+      } catch {
+        throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON");
+      }
+      yield { summary: summarizeStats(raw), raw };
+    }
+  }
+}
