@@ -24,7 +24,7 @@ export function matchRoute<T extends Pattern>(routes: readonly T[], rawUrl: stri
       const last = route.rest && index === pattern.length - 1;
       const segment = last ? segments.slice(index).join("/") : segments[index]!;
       if (!part.startsWith(":")) return part === segment;
-      if (segment === "" || (last && segment.split("/").includes(""))) return false;
+      if (segment === "") return false;
       params[part.slice(1)] = last ? segment.split("/").map(decodeSegment).join("/") : decodeSegment(segment);
       return true;
     });

@@ -32,7 +32,7 @@ describe("usage", () => {
     const help = await cli(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Examples:/);
-    for (const command of ["clusters", "containers", "networks", "volumes", "detail"]) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+    for (const command of ["clusters", "containers", "networks", "volumes", "detail", "logs", "stats", "top", "attach", "serve"]) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
     const version = await cli(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });

@@ -50,10 +50,22 @@ async function fixturesA(host: string): Promise<void> {
   ]);
 }
 
+/** Wait until `container` has logged at least `lines` lines, so that log tests have something to read. */
+async function waitForLogs(host: string, container: string, lines: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { stdout, stderr } = await run("docker", ["-H", host, "logs", container]);
+    if ((stdout + stderr).split("\n").filter(Boolean).length >= lines) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${container} did not log ${lines} lines in 20 s`);
+}
+
 async function fixturesB(host: string): Promise<void> {
   await Promise.all([
     docker(host, "run", "-d", "--name", "b-one", IMAGE, "sleep", "100000"),
     docker(host, "create", "--name", "b-two", IMAGE, "true"),
+    // A TTY container: its output is not multiplexed.
+    docker(host, "run", "-d", "-t", "--name", "b-tty", IMAGE, "sh", "-c", 'i=0; while true; do i=$((i+1)); echo "tty $i"; sleep 1; done'),
     docker(host, "volume", "create", "b-vol"),
   ]);
 }
@@ -76,6 +88,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ]);
     const adminB = `unix://${dirB}/docker.sock`;
     await Promise.all([fixturesA(hostA), fixturesB(adminB)]);
+    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4)]);
     const engines: TestEngines = {
       hostA,
       hostB,
