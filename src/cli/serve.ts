@@ -24,7 +24,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
-  const [{ createApp }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
+  const [{ createApp, refuseConnect }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   const log = options.quiet
     ? false
@@ -49,6 +49,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   }).catch((error: Error) => {
     throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: ${error.message}`);
   });
+  listener.server.on("connect", refuseConnect);
   if (port !== 0 && listener.address.port !== port) {
     await listener.close();
     throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: the port is in use`);

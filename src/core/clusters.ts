@@ -82,7 +82,7 @@ async function readDockerInfo(cluster: ClusterConfig, options: CoreOptions): Pro
         const volumeList = expectBody<{ Volumes?: unknown[] | null }>(volumes, "object", cluster).Volumes;
         return { ...expectBody<DockerInfo>(infoBody, "object", cluster), Volumes: volumeList?.length ?? 0 };
       },
-      options,
+      { ...options, read: "info" },
     );
     return { docker };
   } catch (error) {

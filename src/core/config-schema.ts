@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_TIMEOUT_MS, toClusterConfig, type DocklensConfig } from "./config.ts";
+import { DEFAULT_TUNING, toClusterConfig, type DocklensConfig } from "./config.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "./errors.ts";
 import { NAME_PATTERN } from "./names.ts";
@@ -8,6 +8,11 @@ const integer = (what: string) =>
   z.int({ error: (issue) => (issue.input === undefined ? "required" : `expected ${what}`) });
 const text = z.string({ error: (issue) => (issue.input === undefined ? "required" : "expected a string") });
 const timeoutMs = integer("an integer").min(1, "expected at least 1 ms").max(600_000, "expected at most 600000 ms");
+const tuning = {
+  timeoutMs: timeoutMs.optional(),
+  maxConcurrency: integer("an integer").min(1, "expected at least 1").max(256, "expected at most 256").optional(),
+  cacheTtlMs: integer("an integer").min(0, "expected 0 or more ms").max(600_000, "expected at most 600000 ms").optional(),
+};
 
 const clusterSchema = z
   .strictObject({
@@ -20,7 +25,7 @@ const clusterSchema = z
     port: integer("an integer").min(1, "expected a port from 1 to 65535").max(65535, "expected a port from 1 to 65535").optional(),
     tls: z.strictObject({ ca: text.optional(), cert: text.optional(), key: text.optional() }).optional(),
     ssh: z.strictObject({ username: text.optional(), privateKey: text.optional() }).optional(),
-    timeoutMs: timeoutMs.optional(),
+    ...tuning,
   })
   .superRefine((cluster, ctx) => {
     try {
@@ -33,7 +38,7 @@ const clusterSchema = z
 const configSchema = z
   .strictObject({
     clusters: z.array(clusterSchema, { error: "expected an array of clusters" }).min(1, "expected at least one cluster"),
-    defaults: z.strictObject({ timeoutMs: timeoutMs.optional() }).optional(),
+    defaults: z.strictObject(tuning).optional(),
     showSecrets: z.boolean({ error: "expected true or false" }).optional(),
   }, { error: "expected an object with a `clusters` array" })
   .superRefine((config, ctx) => {
@@ -68,7 +73,7 @@ export function normalizeConfig(input: unknown, source: string | null): Docklens
     source,
     showSecrets: showSecrets ?? false,
     clusters: clusters.map((cluster, index) =>
-      toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), { ...DEFAULT_TUNING, ...defaults }),
     ),
   };
 }

@@ -4,17 +4,29 @@ import { DocklensError } from "./errors.ts";
 
 /** Time limit of an engine call when neither the cluster nor `defaults` sets one (D12). */
 export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** Tuning of the engine layer, per cluster or under `defaults`. */
+export interface EngineTuning {
+  /** Time limit of each engine call (D12). */
+  timeoutMs: number;
+  /** Engine calls in flight at once; more wait their turn (within their time limit). */
+  maxConcurrency: number;
+  /** How long a read may be served again after it came; 0: only identical reads in flight share it. */
+  cacheTtlMs: number;
+}
+
+/** The tuning of a cluster that sets none. */
+export const DEFAULT_TUNING: EngineTuning = { timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0 };
 /** Icon of a cluster that sets none (D2). */
 export const DEFAULT_ICON = "🐳";
 
 /** One cluster, with every default applied and its endpoint parsed. */
-export interface ClusterConfig extends Endpoint {
+export interface ClusterConfig extends Endpoint, EngineTuning {
   id: number;
   name: string;
   icon: string;
   /** The `host` exactly as configured (D2). */
   host: string;
-  timeoutMs: number;
   /** Paths of TLS files; present when the engine is reached over TLS. */
   tls?: { ca?: string; cert?: string; key?: string };
   ssh?: { username?: string; privateKey?: string };
@@ -92,14 +104,14 @@ function embeddedConfig(env: NodeJS.ProcessEnv): DocklensConfig {
   } catch (error) {
     throw new DocklensError("INVALID_CONFIG", `DOCKER_HOST ${JSON.stringify(host)}: ${(error as Error).message}`);
   }
-  return { source: null, showSecrets: false, clusters: [toClusterConfig({ id: 1, name: "local", host, ...(tls ? { tls } : {}) }, endpoint, DEFAULT_TIMEOUT_MS)] };
+  return { source: null, showSecrets: false, clusters: [toClusterConfig({ id: 1, name: "local", host, ...(tls ? { tls } : {}) }, endpoint, DEFAULT_TUNING)] };
 }
 
 /** A cluster as written (validated) plus its parsed endpoint, with the defaults of D2 and D12. */
 export function toClusterConfig(
-  cluster: { id: number; name: string; icon?: string; host: string; timeoutMs?: number; tls?: ClusterConfig["tls"]; ssh?: ClusterConfig["ssh"] },
+  cluster: { id: number; name: string; icon?: string; host: string; tls?: ClusterConfig["tls"]; ssh?: ClusterConfig["ssh"] } & Partial<EngineTuning>,
   endpoint: Endpoint,
-  defaultTimeoutMs: number,
+  defaults: EngineTuning,
 ): ClusterConfig {
   return {
     ...endpoint,
@@ -107,7 +119,9 @@ export function toClusterConfig(
     name: cluster.name,
     icon: cluster.icon ?? DEFAULT_ICON,
     host: cluster.host,
-    timeoutMs: cluster.timeoutMs ?? defaultTimeoutMs,
+    timeoutMs: cluster.timeoutMs ?? defaults.timeoutMs,
+    maxConcurrency: cluster.maxConcurrency ?? defaults.maxConcurrency,
+    cacheTtlMs: cluster.cacheTtlMs ?? defaults.cacheTtlMs,
     ...(cluster.tls ? { tls: cluster.tls } : {}),
     ...(cluster.ssh ? { ssh: cluster.ssh } : {}),
   };

@@ -21,9 +21,15 @@ export interface ListContainersResult {
  */
 export async function listContainers(cluster: string, options: CoreOptions): Promise<ListContainersResult> {
   const config = resolveCluster(cluster, options);
-  const items = await callEngine(config, (docker, signal) => docker.listContainers({ all: true, abortSignal: signal }), options);
-  const containers = expectBody<Dockerode.ContainerInfo[]>(items, "array", config).map(toContainerItem);
-  return { containers, running: containers.filter((container) => container.State === "running") };
+  // The mapping runs inside the shared read: callers of the same read get the same body.
+  return callEngine(
+    config,
+    async (docker, signal) => {
+      const containers = expectBody<Dockerode.ContainerInfo[]>(await docker.listContainers({ all: true, abortSignal: signal }), "array", config).map(toContainerItem);
+      return { containers, running: containers.filter((container) => container.State === "running") };
+    },
+    { ...options, read: "containers" },
+  );
 }
 
 /** D4: the engine's Unix seconds become `new Date(s * 1000).toISOString()`. */
@@ -55,8 +61,8 @@ export type InspectContainerResult = Dockerode.ContainerInspectInfo;
 export async function inspectContainer(input: InspectContainerInput, options: InspectContainerOptions): Promise<InspectContainerResult> {
   const { detail } = await inspectRaw(input, options);
   const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
-  if (!showSecrets && Array.isArray(detail.Config?.Env)) detail.Config.Env = redactEnv(detail.Config.Env);
-  return detail;
+  // A copy: the body may be shared with other callers of the same read.
+  return !showSecrets && Array.isArray(detail.Config?.Env) ? { ...detail, Config: { ...detail.Config, Env: redactEnv(detail.Config.Env) } } : detail;
 }
 
 /** A container found by name, with what the streaming calls (logs, stats, attach) need of it. */
@@ -82,7 +88,7 @@ async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
   const cluster = resolveCluster(input.cluster, options);
   const name = checkName("container", input.name);
   const statuses = containerStatuses(input.name, cluster);
-  const body = await callEngine(cluster, (docker, signal) => docker.getContainer(name).inspect({ abortSignal: signal }), { ...options, statuses });
+  const body = await callEngine(cluster, (docker, signal) => docker.getContainer(name).inspect({ abortSignal: signal }), { ...options, statuses, read: `container:${name}` });
   return { cluster, statuses, detail: expectBody<InspectContainerResult>(body, "object", cluster) };
 }
 

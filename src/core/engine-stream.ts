@@ -28,7 +28,7 @@ export async function* openEngineStream(
   let stream: Readable | undefined;
   try {
     // The signal handed to dockerode is the caller's, not the deadline: the deadline would cut the stream.
-    stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), options)) as Readable;
+    stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), { ...options, purpose: "stream" })) as Readable;
     open++;
     stream.once("close", () => open--);
     for await (const chunk of stream) yield chunk as Buffer;

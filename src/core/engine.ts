@@ -3,13 +3,23 @@ import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./config.ts";
 import { describeEndpoint } from "./endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
-import type { CoreOptions } from "./registry.ts";
+import type { CoreOptions, EnginePurpose } from "./registry.ts";
 
-/** Keep-alive connections an engine client holds open at most. */
-const MAX_SOCKETS = 16;
+/**
+ * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,
+ * while streams (logs --follow, stats, attach) last long and so use a pool of their own, so that
+ * many open streams never starve the calls.
+ */
+const MAX_SOCKETS = { call: 16, stream: 256 } as const;
 
-/** Build the dockerode client of one cluster; dockerode itself is loaded here, on first use. */
-export async function createEngineClient(cluster: ClusterConfig): Promise<{ docker: Dockerode; close(): void }> {
+/** A dockerode client and how to close its idle connections. */
+export interface EngineClient {
+  docker: Dockerode;
+  close(): void;
+}
+
+/** Build a dockerode client of one cluster; dockerode itself is loaded here, on first use. */
+export async function createEngineClient(cluster: ClusterConfig, purpose: keyof typeof MAX_SOCKETS = "call"): Promise<EngineClient> {
   const [{ default: Docker }, http, https] = await Promise.all([import("dockerode"), import("node:http"), import("node:https")]);
   // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
   const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = { protocol: cluster.protocol === "unix" ? undefined : cluster.protocol };
@@ -23,13 +33,13 @@ export async function createEngineClient(cluster: ClusterConfig): Promise<{ dock
   if (cluster.protocol === "https" && cluster.tls) {
     const [ca, cert, key] = await Promise.all([cluster.tls.ca, cluster.tls.cert, cluster.tls.key].map(readKeyFile));
     Object.assign(options, { ca, cert, key });
-    agent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, ca, cert, key });
+    agent = new https.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], ca, cert, key });
   } else if (cluster.protocol === "ssh") {
     options.username = cluster.ssh?.username ?? cluster.username;
     const privateKey = await readKeyFile(cluster.ssh?.privateKey);
     if (privateKey) options.sshOptions = { privateKey };
   } else {
-    agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+    agent = new http.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose] });
   }
   if (agent) options.agent = agent;
   return { docker: new Docker(options), close: () => agent?.destroy() };
@@ -55,29 +65,44 @@ export type StatusErrors = Partial<Record<number, { code: ErrorCode; message: st
 export interface CallEngineOptions extends CoreOptions {
   /** Engine statuses that mean something for this call (a 404, a 409); others are `ENGINE_ERROR`. */
   statuses?: StatusErrors;
+  /**
+   * Names a read whose result depends on nothing but the key and the cluster: identical reads in
+   * flight then share one engine call (and, with the cluster's `cacheTtlMs`, a recent result).
+   */
+  read?: string;
+  /** The client to use: `stream` for calls that open a long stream. */
+  purpose?: EnginePurpose;
 }
 
 /**
- * Run one engine operation under the cluster's time limit (D12) and translate whatever it
- * throws into a DocklensError (D10). `run` must pass `signal` on to every dockerode call.
+ * Run one engine operation under the cluster's time limit (D12), within its bound on calls in
+ * flight, sharing identical reads, and translate whatever it throws into a DocklensError (D10).
+ * `run` must pass `signal` on to every dockerode call.
  */
-export async function callEngine<T>(
-  cluster: ClusterConfig,
-  run: (docker: Dockerode, signal: AbortSignal) => Promise<T>,
-  options: CallEngineOptions,
-): Promise<T> {
+export function callEngine<T>(cluster: ClusterConfig, run: (docker: Dockerode, signal: AbortSignal) => Promise<T>, options: CallEngineOptions): Promise<T> {
+  const slot = options.registry.slot(cluster);
+  const once = (signal: AbortSignal | undefined) =>
+    slot.limiter.run(async () => {
+      const docker = await options.registry.engine(cluster, options.purpose);
+      return run(docker, signal!);
+    }, signal);
+  const call = (signal: AbortSignal | undefined) => withDeadline(cluster, once, signal, options.statuses);
+  return options.read ? slot.reads.run(options.read, call, options.signal) : call(options.signal);
+}
+
+/** `work` under the cluster's time limit, settled on abort even if a library ignores the signal. */
+async function withDeadline<T>(cluster: ClusterConfig, work: (signal: AbortSignal) => Promise<T>, caller: AbortSignal | undefined, statuses: StatusErrors | undefined): Promise<T> {
   const deadline = AbortSignal.timeout(cluster.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-  // Settles on abort even if a library forgets the signal, so no call outlives its limit.
+  const signal = caller ? AbortSignal.any([deadline, caller]) : deadline;
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    return await Promise.race([options.registry.engine(cluster).then((docker) => run(docker, signal)), aborted]);
+    return await Promise.race([work(signal), aborted]);
   } catch (error) {
-    throw translateEngineError(error, cluster, { timedOut: deadline.aborted, ...(options.statuses ? { statuses: options.statuses } : {}) });
+    throw translateEngineError(error, cluster, { timedOut: deadline.aborted, ...(statuses ? { statuses } : {}) });
   } finally {
     signal.removeEventListener("abort", onAbort);
   }

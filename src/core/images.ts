@@ -20,6 +20,7 @@ export async function inspectImage(input: InspectImageInput, options: CoreOption
   const reference = checkImageReference(input.name);
   const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getImage(reference), "inspect", signal), {
     ...options,
+    read: `image:${reference}`,
     statuses: { 404: { code: "IMAGE_NOT_FOUND", message: `image ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
   });
   return expectBody<InspectImageResult>(body, "object", cluster);

@@ -15,8 +15,11 @@ export interface ListNetworksResult {
  */
 export async function listNetworks(cluster: string, options: CoreOptions): Promise<ListNetworksResult> {
   const config = resolveCluster(cluster, options);
-  const items = await callEngine(config, (docker, signal) => docker.listNetworks({ abortSignal: signal }), options);
-  return { networks: expectBody<Dockerode.NetworkInspectInfo[]>(items, "array", config).sort(byName) };
+  return callEngine(
+    config,
+    async (docker, signal) => ({ networks: expectBody<Dockerode.NetworkInspectInfo[]>(await docker.listNetworks({ abortSignal: signal }), "array", config).sort(byName) }),
+    { ...options, read: "networks" },
+  );
 }
 
 /** The engine's inspect body of one network, by name or id (D8); throws `NETWORK_NOT_FOUND`. */
@@ -25,6 +28,7 @@ export async function inspectNetwork(input: InspectNamedInput, options: CoreOpti
   const name = checkName("network", input.name);
   const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getNetwork(name), "inspect", signal), {
     ...options,
+    read: `network:${name}`,
     statuses: { 404: { code: "NETWORK_NOT_FOUND", message: `network ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
   });
   return expectBody<Dockerode.NetworkInspectInfo>(body, "object", cluster);

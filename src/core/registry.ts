@@ -1,14 +1,26 @@
 import type Dockerode from "dockerode";
 import { loadConfig, type ClusterConfig, type DocklensConfig, type LoadConfigOptions } from "./config.ts";
-import { createEngineClient } from "./engine.ts";
+import { createEngineClient, type EngineClient } from "./engine.ts";
 import { DocklensError } from "./errors.ts";
+import { Coalescer, Limiter } from "./flow.ts";
 import { checkName } from "./names.ts";
 
-/** The configured clusters and one engine client per cluster, created on first use and reused. */
+/** Which connections an engine client uses: calls share a small keep-alive pool; streams have their own. */
+export type EnginePurpose = "call" | "stream";
+
+/** Per cluster: the bound on calls in flight and the sharing of identical reads. */
+export interface EngineSlot {
+  limiter: Limiter;
+  reads: Coalescer;
+}
+
+/** The configured clusters and their engine clients, created on first use and reused. */
 export interface Registry {
   readonly config: DocklensConfig;
   /** The engine client of a cluster (dockerode is loaded on the first call). */
-  engine(cluster: ClusterConfig): Promise<Dockerode>;
+  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
+  /** The call limiter and read coalescer of a cluster. */
+  slot(cluster: ClusterConfig): EngineSlot;
   /** Close every idle engine connection; the registry may still be used afterwards. */
   close(): void;
 }
@@ -22,18 +34,28 @@ export interface CoreOptions {
 
 /** Build a registry over a loaded configuration. */
 export function createRegistry(config: DocklensConfig): Registry {
-  const clients = new Map<number, Promise<{ docker: Dockerode; close(): void }>>();
+  const clients = new Map<string, Promise<EngineClient>>();
+  const slots = new Map<number, EngineSlot>();
   return {
     config,
-    async engine(cluster) {
-      let client = clients.get(cluster.id);
+    async engine(cluster, purpose = "call") {
+      const key = `${cluster.id}:${purpose}`;
+      let client = clients.get(key);
       if (!client) {
-        client = createEngineClient(cluster);
-        clients.set(cluster.id, client);
+        client = createEngineClient(cluster, purpose);
+        clients.set(key, client);
         // A client that failed to build (unreadable TLS file) is retried on the next call.
-        client.catch(() => clients.delete(cluster.id));
+        client.catch(() => clients.delete(key));
       }
       return (await client).docker;
+    },
+    slot(cluster) {
+      let slot = slots.get(cluster.id);
+      if (!slot) {
+        slot = { limiter: new Limiter(cluster.maxConcurrency), reads: new Coalescer(cluster.cacheTtlMs) };
+        slots.set(cluster.id, slot);
+      }
+      return slot;
     },
     close() {
       for (const client of clients.values()) client.then((c) => c.close(), () => {});

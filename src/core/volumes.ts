@@ -17,9 +17,14 @@ export interface ListVolumesResult {
  */
 export async function listVolumes(cluster: string, options: CoreOptions): Promise<ListVolumesResult> {
   const config = resolveCluster(cluster, options);
-  const body = await callEngine(config, (docker, signal) => docker.listVolumes({ abortSignal: signal }), options);
-  const volumes = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(body, "object", config).Volumes ?? [];
-  return { Volumes: volumes.map(normalizeVolume).sort(byName) };
+  return callEngine(
+    config,
+    async (docker, signal) => {
+      const body = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(await docker.listVolumes({ abortSignal: signal }), "object", config);
+      return { Volumes: (body.Volumes ?? []).map(normalizeVolume).sort(byName) };
+    },
+    { ...options, read: "volumes" },
+  );
 }
 
 /** Input of {@link inspectVolume} and `inspectNetwork`. */
@@ -36,6 +41,7 @@ export async function inspectVolume(input: InspectNamedInput, options: CoreOptio
   const name = checkName("volume", input.name);
   const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getVolume(name), "inspect", signal), {
     ...options,
+    read: `volume:${name}`,
     statuses: { 404: { code: "VOLUME_NOT_FOUND", message: `volume ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
   });
   return normalizeVolume(expectBody<Dockerode.VolumeInspectInfo>(body, "object", cluster));

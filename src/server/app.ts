@@ -79,10 +79,30 @@ export function createApp(options: CreateAppOptions): App {
   return app;
 }
 
-/** Serialise once, compactly: large container lists are the hot path. */
+/**
+ * Answer a CONNECT request, which Node never passes to the app: without this, Node closes the
+ * connection without a word. For servers that host the app (`docklens serve` does).
+ */
+export function refuseConnect(_request: unknown, socket: { end(data: string): void }): void {
+  const body = JSON.stringify({ error: new DocklensError("METHOD_NOT_ALLOWED", "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)").toJSON() });
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Bodies the core shares between callers of one read are serialised once: a burst of identical
+ * list requests costs one JSON.stringify, not one each. The core never changes a body it returned.
+ */
+const serialised = new WeakMap<object, string>();
+
+/** Send a JSON body, compactly: large container lists are the hot path. */
 function sendJson(event: H3Event, body: unknown, status: number): Promise<void> {
   setResponseStatus(event, status);
-  return send(event, JSON.stringify(body), "application/json");
+  let text = typeof body === "object" && body !== null ? serialised.get(body) : undefined;
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    if (typeof body === "object" && body !== null) serialised.set(body, text);
+  }
+  return send(event, text, "application/json");
 }
 
 /**

@@ -70,6 +70,17 @@ async function fixturesB(host: string): Promise<void> {
   ]);
 }
 
+/** What the tests must leave as they found it: containers and their states, volumes, networks, images. */
+async function engineState(host: string): Promise<string> {
+  const lists = await Promise.all([
+    docker(host, "ps", "-a", "--no-trunc", "--format", "{{.ID}} {{.Names}} {{.State}}"),
+    docker(host, "volume", "ls", "-q"),
+    docker(host, "network", "ls", "-q", "--no-trunc"),
+    docker(host, "images", "-q", "--no-trunc"),
+  ]);
+  return lists.map((list) => list.split("\n").sort().join("\n")).join("\n--\n");
+}
+
 /** Start engines A and B with their fixtures, a dead and a hanging endpoint, and a config naming all four. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tmp = await mkdtemp(join(tmpdir(), "docklens-test-"));
@@ -112,9 +123,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }),
     );
     project.provide("engines", engines);
+    const before = await Promise.all([hostA, adminB].map(engineState));
+    // docklens only reads: after the whole suite, both engines must be as the fixtures left them.
+    return async () => {
+      const after = await Promise.all([hostA, adminB].map(engineState)).catch((error: Error) => [error.message]);
+      await stopAll();
+      if (after.join() !== before.join()) {
+        // vitest reports an error thrown here but still exits 0: fail the run by hand.
+        process.exitCode = 1;
+        throw new Error(`the engines' state changed during the tests:\nbefore:\n${before.join("\n")}\nafter:\n${after.join("\n")}`);
+      }
+    };
   } catch (error) {
     await stopAll();
     throw error;
   }
-  return stopAll;
 }

@@ -7,15 +7,18 @@ const cluster = (extra: Record<string, unknown> = {}) => ({ name: "a", host: "h"
 describe("normalizeConfig", () => {
   it("applies the defaults of D2, D11 and D12", () => {
     const config = normalizeConfig(
-      { clusters: [cluster(), { name: "b", host: "/run/docker.sock", icon: "", timeoutMs: 50 }, { id: 9, name: "c", host: "h", tls: { ca: "ca.pem" } }], defaults: { timeoutMs: 900 } },
+      {
+        clusters: [cluster(), { name: "b", host: "/run/docker.sock", icon: "", timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 }, { id: 9, name: "c", host: "h", tls: { ca: "ca.pem" } }],
+        defaults: { timeoutMs: 900, cacheTtlMs: 250 },
+      },
       "/etc/docklens.json",
     );
     expect(config.source).toBe("/etc/docklens.json");
     expect(config.showSecrets).toBe(false);
     expect(config.clusters).toEqual([
-      { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900 },
-      { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50 },
-      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, tls: { ca: "ca.pem" } },
+      { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250 },
+      { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 },
+      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, tls: { ca: "ca.pem" } },
     ]);
     expect(normalizeConfig({ clusters: [cluster()] }, null).clusters[0]!.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
   });
@@ -42,6 +45,8 @@ describe("normalizeConfig", () => {
     ["a bad default timeout", { clusters: [cluster()], defaults: { timeoutMs: "5s" } }, /defaults\.timeoutMs: expected an integer/],
     ["a bad tls block", { clusters: [cluster({ tls: { ca: 1 } })] }, /clusters\[0\]\.tls\.ca: expected a string/],
     ["a bad showSecrets", { clusters: [cluster()], showSecrets: "yes" }, /showSecrets: expected true or false/],
+    ["a zero concurrency", { clusters: [cluster({ maxConcurrency: 0 })] }, /clusters\[0\]\.maxConcurrency: expected at least 1/],
+    ["a negative cache time", { clusters: [cluster()], defaults: { cacheTtlMs: -1 } }, /defaults\.cacheTtlMs: expected 0 or more ms/],
   ])("rejects %s", (_label, input, message) => {
     expect(() => normalizeConfig(input, "/x/docklens.json")).toThrow(message);
     try {
@@ -60,7 +65,9 @@ describe("loadConfig without a config file", () => {
   it("embeds the cluster local on /var/run/docker.sock", async () => {
     const config = await loadConfig(empty);
     expect(config.source).toBeNull();
-    expect(config.clusters).toEqual([{ id: 1, name: "local", icon: "🐳", host: "/var/run/docker.sock", protocol: "unix", socketPath: "/var/run/docker.sock", port: 0, timeoutMs: DEFAULT_TIMEOUT_MS }]);
+    expect(config.clusters).toEqual([
+      { id: 1, name: "local", icon: "🐳", host: "/var/run/docker.sock", protocol: "unix", socketPath: "/var/run/docker.sock", port: 0, timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0 },
+    ]);
   });
 
   it("embeds the cluster local on DOCKER_HOST, with DOCKER_CERT_PATH for TLS", async () => {

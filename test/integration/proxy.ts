@@ -1,0 +1,64 @@
+import { connect, createServer, type Server, type Socket } from "node:net";
+
+/** A loopback TCP proxy in front of an engine: it counts requests, adds latency, and can cut the link. */
+export interface LinkProxy {
+  port: number;
+  /** Request lines seen from docklens to the engine, in order (`GET /containers/json?all=1`). */
+  requests: string[];
+  /** Connections docklens closed before the engine's answer went back: work it cancelled. */
+  cancelled: number;
+  /** Drop every connection and stop listening: the link is cut. */
+  cut(): Promise<void>;
+  /** Listen again on the same port: the link is back. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Proxy to the engine at `target` (TCP `{ port }` or `{ path }` of a unix socket), delaying answers by `delayMs`. */
+export async function startProxy(target: { port: number } | { path: string }, delayMs = 0): Promise<LinkProxy> {
+  const sockets = new Set<Socket>();
+  const proxy: LinkProxy = { port: 0, requests: [], cancelled: 0, cut, restore, close: cut };
+  let server: Server;
+
+  const handle = (client: Socket) => {
+    const engine = "port" in target ? connect(target.port, "127.0.0.1") : connect(target.path);
+    let answered = false;
+    sockets.add(client).add(engine);
+    client.on("data", (chunk: Buffer) => {
+      for (const match of chunk.toString("latin1").matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm)) proxy.requests.push(`${match[1]} ${match[2]}`);
+      engine.write(chunk);
+    });
+    engine.on("data", (chunk: Buffer) =>
+      setTimeout(() => {
+        answered = true;
+        if (!client.destroyed) client.write(chunk);
+      }, delayMs),
+    );
+    const end = () => {
+      if (!answered) proxy.cancelled++;
+      client.destroy();
+      engine.destroy();
+      sockets.delete(client);
+      sockets.delete(engine);
+    };
+    client.on("close", end).on("error", end);
+    engine.on("close", () => setTimeout(() => client.destroy(), delayMs)).on("error", end);
+  };
+
+  async function listen(port: number): Promise<void> {
+    server = createServer(handle);
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    proxy.port = (server.address() as { port: number }).port;
+  }
+  async function cut(): Promise<void> {
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  async function restore(): Promise<void> {
+    await listen(proxy.port);
+  }
+
+  await listen(0);
+  return proxy;
+}
