@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { ChalkInstance } from "chalk";
 import { attachContainer } from "../core/attach.ts";
 import { inspectCluster, listClusters } from "../core/clusters.ts";
@@ -55,6 +56,7 @@ export async function run<T>(
 ): Promise<void> {
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
   const controller = new AbortController();
+  setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
   const stop = () => controller.abort();
   try {
     const result = await query(core, { registry, signal: controller.signal });

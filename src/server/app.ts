@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { once } from "node:events";
+import { once, setMaxListeners } from "node:events";
 import { createApp as createH3App, defineEventHandler, send, setResponseHeader, setResponseStatus, type App, type H3Event } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
 import type { Registry } from "../core/registry.ts";
@@ -139,6 +139,8 @@ function toErrorBody(error: unknown): { status: number; error: ErrorBody } {
 /** Aborted when the client leaves before its answer is complete, so engine work stops too. */
 function leaveSignal(event: H3Event): AbortSignal {
   const controller = new AbortController();
+  // One listener per engine call of the request: /list/cluster over 40 clusters adds 80.
+  setMaxListeners(0, controller.signal);
   const { res } = event.node;
   res.once("close", () => {
     if (!res.writableFinished) controller.abort(new Error("the client left"));

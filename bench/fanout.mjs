@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Fan-out: `/list/cluster` over 40 clusters, each an engine behind a loopback link that adds
+// 60 ms (a proxy delaying what the engine sends), against `/detail/cluster/:id` of one of them.
+// All 40 links lead to one throwaway engine. Prints medians and the ratio. Run by hand, as root:
+//   node bench/fanout.mjs [--clusters 40] [--delay 60] [--runs 15]
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { benchEngine, delayProxy, median, startServe } from "./lib.mjs";
+
+const { values } = parseArgs({ options: { clusters: { type: "string", default: "40" }, delay: { type: "string", default: "60" }, runs: { type: "string", default: "15" }, dir: { type: "string", default: "/tmp/docklens-bench" } } });
+const { host } = benchEngine(values.dir, 0);
+const proxies = await Promise.all(Array.from({ length: Number(values.clusters) }, () => delayProxy({ path: host.replace("unix://", "") }, Number(values.delay))));
+const config = join(mkdtempSync(join(tmpdir(), "docklens-fanout-")), "docklens.config.json");
+writeFileSync(config, JSON.stringify({ clusters: proxies.map((proxy, i) => ({ name: `edge-${i + 1}`, host: "127.0.0.1", port: proxy.port })) }));
+const server = await startServe({ DOCKLENS_CONFIG: config });
+
+async function time(path) {
+  const start = performance.now();
+  const response = await fetch(server.url + path);
+  const body = await response.json();
+  const ms = performance.now() - start;
+  if (response.status !== 200 || body.clusters?.some((cluster) => cluster.error) || body.error) throw new Error(`${path}: ${JSON.stringify(body).slice(0, 300)}`);
+  return ms;
+}
+
+/**
+ * The floor: the same 80 engine calls (GET /info and GET /volumes of every cluster) sent at once
+ * straight through the links, without docklens. Here all 40 links lead to one engine on two
+ * cores, so the engine's own work, not the links, sets this time.
+ */
+async function engineAlone() {
+  const start = performance.now();
+  await Promise.all(proxies.flatMap((proxy) => ["/info", "/volumes"].map((path) => fetch(`http://127.0.0.1:${proxy.port}${path}`).then((r) => r.arrayBuffer()))));
+  return performance.now() - start;
+}
+
+const samples = { all: [], one: [], floor: [] };
+await time("/list/cluster"); // first connections
+for (let i = 0; i < Number(values.runs); i++) {
+  samples.all.push(await time("/list/cluster"));
+  samples.one.push(await time("/detail/cluster/1"));
+  samples.floor.push(await engineAlone());
+}
+await server.stop();
+proxies.forEach((proxy) => proxy.close());
+const a = median(samples.all);
+const b = median(samples.one);
+const floor = median(samples.floor);
+console.log(`${values.clusters} clusters behind links adding ${values.delay} ms; ${values.runs} runs each, alternating`);
+console.log(`/list/cluster        median ${a.toFixed(1)} ms  (min ${Math.min(...samples.all).toFixed(1)})`);
+console.log(`/detail/cluster/1    median ${b.toFixed(1)} ms  (min ${Math.min(...samples.one).toFixed(1)})`);
+console.log(`engine alone, the same 80 calls at once  median ${floor.toFixed(1)} ms  (min ${Math.min(...samples.floor).toFixed(1)})`);
+console.log(`fan-out ratio: ${(a / b).toFixed(2)} (aim at most 1.5); against the engine-alone floor: ${(a / floor).toFixed(2)}`);
