@@ -20,15 +20,15 @@ export type { ListProcessesOptions, ListProcessesResult } from "./core/processes
 export { attachContainer } from "./core/attach.ts";
 export type { AttachLine } from "./core/attach.ts";
 export { inspectImage } from "./core/images.ts";
-export type { InspectImageInput, InspectImageResult } from "./core/images.ts";
+export type { InspectImageResult } from "./core/images.ts";
 export { countEngineStreams } from "./core/engine-stream.ts";
 export { DocklensError, isDocklensError } from "./core/errors.ts";
 export type { ErrorBody, ErrorCode } from "./core/errors.ts";
 export { listNetworks, inspectNetwork } from "./core/networks.ts";
 export type { ListNetworksResult } from "./core/networks.ts";
 export { createRegistry, loadRegistry, resolveCluster } from "./core/registry.ts";
-export type { CoreOptions, Registry } from "./core/registry.ts";
+export type { CoreOptions, ItemRef, Registry } from "./core/registry.ts";
 export { listDetailRoutes, DETAIL_ROUTES } from "./core/routes.ts";
 export type { ListDetailRoutesResult, RouteInfo } from "./core/routes.ts";
 export { listVolumes, inspectVolume } from "./core/volumes.ts";
-export type { InspectNamedInput, ListVolumesResult, VolumeItem } from "./core/volumes.ts";
+export type { ListVolumesResult, VolumeItem } from "./core/volumes.ts";

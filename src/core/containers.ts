@@ -3,7 +3,7 @@ import type { ClusterConfig } from "./config.ts";
 import { callEngine, expectBody, type StatusErrors } from "./engine.ts";
 import { DocklensError } from "./errors.ts";
 import { checkName } from "./names.ts";
-import { resolveCluster, type CoreOptions } from "./registry.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
 /** An item of `/list/:cluster/containers`: the engine's item with `Created` as ISO 8601 (D4). */
 export type ContainerItem = Omit<Dockerode.ContainerInfo, "Created"> & { Created: string };
@@ -37,13 +37,8 @@ export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
   return { ...item, Created: new Date(item.Created * 1000).toISOString() };
 }
 
-/** Input of {@link inspectContainer}. */
-export interface InspectContainerInput {
-  /** Cluster id or name (D1). */
-  cluster: string;
-  /** Container name (with or without its leading `/`), full id, or unique id prefix (D6). */
-  name: string;
-}
+/** A container: its name (with or without its leading `/`), full id, or unique id prefix (D6). */
+export type InspectContainerInput = ItemRef;
 
 /** Options of {@link inspectContainer}. */
 export interface InspectContainerOptions extends CoreOptions {

@@ -1,8 +1,8 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody, withSignal } from "./engine.ts";
-import { resolveCluster, type CoreOptions } from "./registry.ts";
-import { checkName } from "./names.ts";
-import { byName, type InspectNamedInput } from "./volumes.ts";
+import { callEngine, expectBody } from "./engine.ts";
+import { inspectObject } from "./objects.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
+import { byName } from "./volumes.ts";
 
 /** Body of `/list/:cluster/networks`: the engine's items, unchanged (D5). */
 export interface ListNetworksResult {
@@ -23,13 +23,6 @@ export async function listNetworks(cluster: string, options: CoreOptions): Promi
 }
 
 /** The engine's inspect body of one network, by name or id (D8); throws `NETWORK_NOT_FOUND`. */
-export async function inspectNetwork(input: InspectNamedInput, options: CoreOptions): Promise<Dockerode.NetworkInspectInfo> {
-  const cluster = resolveCluster(input.cluster, options);
-  const name = checkName("network", input.name);
-  const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getNetwork(name), "inspect", signal), {
-    ...options,
-    read: `network:${name}`,
-    statuses: { 404: { code: "NETWORK_NOT_FOUND", message: `network ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
-  });
-  return expectBody<Dockerode.NetworkInspectInfo>(body, "object", cluster);
+export async function inspectNetwork(input: ItemRef, options: CoreOptions): Promise<Dockerode.NetworkInspectInfo> {
+  return (await inspectObject("network", input, options)) as Dockerode.NetworkInspectInfo;
 }

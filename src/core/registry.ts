@@ -25,6 +25,14 @@ export interface Registry {
   close(): void;
 }
 
+/** One item of a cluster: a container, image, volume or network. */
+export interface ItemRef {
+  /** Cluster id or name (D1). */
+  cluster: string;
+  /** The item's name or id, as the engine accepts it. */
+  name: string;
+}
+
 /** Options every core operation takes. */
 export interface CoreOptions {
   registry: Registry;

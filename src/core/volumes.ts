@@ -1,7 +1,7 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody, withSignal } from "./engine.ts";
-import { checkName } from "./names.ts";
-import { resolveCluster, type CoreOptions } from "./registry.ts";
+import { callEngine, expectBody } from "./engine.ts";
+import { inspectObject } from "./objects.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
 /** A volume as docklens shows it: `Labels` always an object, `CreatedAt` in UTC (D5). */
 export type VolumeItem = Omit<Dockerode.VolumeInspectInfo, "Labels"> & { Labels: Record<string, string>; CreatedAt?: string };
@@ -27,24 +27,9 @@ export async function listVolumes(cluster: string, options: CoreOptions): Promis
   );
 }
 
-/** Input of {@link inspectVolume} and `inspectNetwork`. */
-export interface InspectNamedInput {
-  /** Cluster id or name (D1). */
-  cluster: string;
-  /** The volume's or network's name (a network also by id). */
-  name: string;
-}
-
 /** The engine's inspect body of one volume, normalised as D5 says (D8); throws `VOLUME_NOT_FOUND`. */
-export async function inspectVolume(input: InspectNamedInput, options: CoreOptions): Promise<VolumeItem> {
-  const cluster = resolveCluster(input.cluster, options);
-  const name = checkName("volume", input.name);
-  const body = await callEngine(cluster, (docker, signal) => withSignal(docker.getVolume(name), "inspect", signal), {
-    ...options,
-    read: `volume:${name}`,
-    statuses: { 404: { code: "VOLUME_NOT_FOUND", message: `volume ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"` } },
-  });
-  return normalizeVolume(expectBody<Dockerode.VolumeInspectInfo>(body, "object", cluster));
+export async function inspectVolume(input: ItemRef, options: CoreOptions): Promise<VolumeItem> {
+  return normalizeVolume((await inspectObject("volume", input, options)) as Dockerode.VolumeInspectInfo);
 }
 
 /** Order of items by `Name`, as the docker CLI lists volumes and networks. */
