@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
 import { loadRegistry } from "../core/registry.ts";
@@ -18,7 +19,8 @@ const DRAIN_MS = 10_000;
 
 /**
  * `docklens serve`: the HTTP interface on `--host` and `--port` with listhen, until SIGINT or
- * SIGTERM; then it stops accepting, lets in-flight requests finish and closes engine sockets.
+ * SIGTERM; then it stops accepting, ends open streams, lets in-flight requests finish (10 s at
+ * most) and closes engine sockets.
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
@@ -34,7 +36,9 @@ export async function serve(options: ServeOptions): Promise<void> {
           process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), method, path, status: Number(status), ms: Number.parseInt(ms ?? "", 10) })}\n`);
         }
       : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  const app = createApp({ registry, log, ...(token ? { token } : {}), ...(options.cors ? { cors: options.cors } : {}), ...(options.showSecrets ? { showSecrets: true } : {}) });
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // One listener per request in flight.
+  const app = createApp({ registry, log, signal: shutdown.signal, ...(token ? { token } : {}), ...(options.cors ? { cors: options.cors } : {}), ...(options.showSecrets ? { showSecrets: true } : {}) });
   const loopback = options.host === "localhost" || (isIP(options.host) !== 0 && /^(127\.|::1$|::ffff:127\.)/.test(options.host));
   const listener = await listen(toNodeListener(app), {
     hostname: options.host,
@@ -67,6 +71,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (!options.quiet) process.stderr.write(`docklens: ${signal}: finishing in-flight requests\n`);
   const timer = setTimeout(() => process.exit(0), DRAIN_MS);
   timer.unref();
+  // Streams never finish by themselves: end them, so that only finite requests are waited for.
+  shutdown.abort(new Error(signal));
   await listener.close();
   registry.close();
   clearTimeout(timer);

@@ -17,7 +17,7 @@ export interface AttachLine {
  */
 export async function attachContainer(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<AttachLine>> {
   const target = await findContainer(input, { ...options, running: true });
-  const chunks = openEngineStream(
+  const chunks = await openEngineStream(
     target.cluster,
     (docker, signal) => docker.getContainer(target.id).attach({ stream: true, stdin: false, stdout: true, stderr: true, logs: false, abortSignal: signal }),
     { ...options, statuses: target.statuses },

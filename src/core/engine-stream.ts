@@ -11,32 +11,43 @@ export function countEngineStreams(): number {
 }
 
 /**
- * Open a streaming engine call (logs with follow, stats, attach). The cluster's time limit covers
- * opening it (D12), not the stream itself, which lasts until the engine ends it, `options.signal`
- * aborts (a client that left), or the consumer stops iterating; each closes the engine socket.
- * Yields the raw chunks; errors after opening are translated like any engine error.
+ * Open a streaming engine call (logs with follow, stats, attach) and return its chunks. It
+ * resolves once the engine has answered, so that an unknown container, a dead engine or the time
+ * limit (D12, which covers opening only) fail here, before anything is streamed. The stream then
+ * lasts until the engine ends it, `options.signal` aborts (a client that left) or the consumer
+ * stops iterating; each closes the engine socket. Errors after opening are translated too.
  */
-export async function* openEngineStream(
+export async function openEngineStream(
   cluster: ClusterConfig,
   run: (docker: Dockerode, signal: AbortSignal) => Promise<NodeJS.ReadableStream>,
   options: CallEngineOptions,
-): AsyncGenerator<Buffer> {
+): Promise<AsyncGenerator<Buffer>> {
   const controller = new AbortController();
   const stop = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) stop();
   options.signal?.addEventListener("abort", stop, { once: true });
-  let stream: Readable | undefined;
+  const close = () => {
+    options.signal?.removeEventListener("abort", stop);
+    controller.abort();
+  };
+  let stream: Readable;
   try {
     // The signal handed to dockerode is the caller's, not the deadline: the deadline would cut the stream.
     stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), { ...options, purpose: "stream" })) as Readable;
-    open++;
-    stream.once("close", () => open--);
-    for await (const chunk of stream) yield chunk as Buffer;
   } catch (error) {
-    if (!controller.signal.aborted) throw translateEngineError(error, cluster, options.statuses ? { statuses: options.statuses } : {});
-  } finally {
-    options.signal?.removeEventListener("abort", stop);
-    controller.abort();
-    stream?.destroy();
+    close();
+    throw error;
   }
+  open++;
+  stream.once("close", () => open--);
+  controller.signal.addEventListener("abort", () => stream.destroy(), { once: true });
+  return (async function* () {
+    try {
+      for await (const chunk of stream) yield chunk as Buffer;
+    } catch (error) {
+      if (!controller.signal.aborted) throw translateEngineError(error, cluster, options.statuses ? { statuses: options.statuses } : {});
+    } finally {
+      close();
+    }
+  })();
 }

@@ -68,12 +68,13 @@ export async function readContainerLogs(input: InspectContainerInput, options: L
 /**
  * New lines as the container writes them, after the backlog `tail` selects, until the container
  * stops, `options.signal` aborts or the consumer stops; the engine stream is closed then.
- * Unknown containers fail here, before anything is streamed.
+ * Unknown containers and unreachable engines fail here, before anything is streamed. Iterate
+ * the lines to the end or abort `options.signal`: either closes the engine stream.
  */
 export async function followContainerLogs(input: InspectContainerInput, options: LogsOptions): Promise<AsyncGenerator<OutputLine>> {
   const target = await findContainer(input, options);
   const query = { ...parseLogsQuery({}), ...options.query, follow: true };
-  const chunks = openEngineStream(target.cluster, (docker, signal) => dialLogs(docker, target, query, signal), { ...options, statuses: target.statuses });
+  const chunks = await openEngineStream(target.cluster, (docker, signal) => dialLogs(docker, target, query, signal), { ...options, statuses: target.statuses });
   return decodeOutput(chunks, { multiplexed: !target.tty, timestamps: query.timestamps });
 }
 

@@ -79,7 +79,7 @@ export async function readContainerStats(input: InspectContainerInput, options: 
 /** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
 export async function streamContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<StatsSample>> {
   const target = await findContainer(input, options);
-  const chunks = openEngineStream(target.cluster, (docker, signal) => docker.getContainer(target.id).stats(statsOptions({ stream: true as const }, signal)), {
+  const chunks = await openEngineStream(target.cluster, (docker, signal) => docker.getContainer(target.id).stats(statsOptions({ stream: true as const }, signal)), {
     ...options,
     statuses: target.statuses,
   });

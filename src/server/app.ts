@@ -19,6 +19,8 @@ export interface CreateAppOptions {
   showSecrets?: boolean;
   /** Where the one log line per request goes; `false` for none. Default: stderr. */
   log?: ((line: string) => void) | false;
+  /** When it aborts, open streams (logs follow, stats stream, attach) end; other requests finish: for a graceful shutdown. */
+  signal?: AbortSignal;
 }
 
 const ALLOW = "GET, HEAD";
@@ -71,9 +73,9 @@ export function createApp(options: CreateAppOptions): App {
       }
       const query = parseQuery(rawUrl(event));
       if (route.query) checkQueryNames(query, Object.keys(route.query));
-      const signal = leaveSignal(event);
+      const signal = requestSignal(event);
       const result = await route.run(params, { registry: options.registry, signal, showSecrets: options.showSecrets ?? options.registry.config.showSecrets, query });
-      return result instanceof Streamed ? sendNdjson(event, result.items, signal) : sendJson(event, result, 200);
+      return result instanceof Streamed ? sendNdjson(event, result.items, signal, options.signal) : sendJson(event, result, 200);
     }),
   );
   return app;
@@ -107,24 +109,31 @@ function sendJson(event: H3Event, body: unknown, status: number): Promise<void> 
 
 /**
  * Write each item as a JSON line as it comes, with backpressure, until the items end or the
- * client leaves (then `signal` has stopped the engine stream, and the items end too). An error
- * after the headers went out becomes a last `{ "error": … }` line. HEAD sends the headers only.
+ * client leaves (then `signal` has stopped the engine stream, and the items end too), or the
+ * server shuts down (`shutdown`: the response ends, which stops the engine stream the same way).
+ * An error after the headers went out becomes a last `{ "error": … }` line. HEAD sends the
+ * headers only.
  */
-async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal: AbortSignal): Promise<void> {
+async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal: AbortSignal, shutdown: AbortSignal | undefined): Promise<void> {
   const { res } = event.node;
   res.statusCode = 200;
   res.setHeader("Content-Type", "application/x-ndjson");
   res.flushHeaders();
+  const end = () => res.end();
+  if (shutdown?.aborted || event.method === "HEAD") end();
+  shutdown?.addEventListener("abort", end, { once: true, signal });
+  // Writing after the end would raise an 'error' on the response: check before every write.
+  const write = (value: unknown) => !res.writableEnded && res.write(`${JSON.stringify(value)}\n`);
   try {
-    if (event.method === "HEAD") return;
     for await (const item of items) {
-      if (!res.write(`${JSON.stringify(item)}\n`)) await once(res, "drain", { signal });
+      if (res.writableEnded) break;
+      if (!write(item)) await once(res, "drain", { signal });
     }
   } catch (error) {
-    if (!signal.aborted) res.write(`${JSON.stringify({ error: toErrorBody(error).error })}\n`);
+    if (!signal.aborted) write({ error: toErrorBody(error).error });
   } finally {
     await items.return(undefined);
-    res.end();
+    end();
   }
 }
 
@@ -136,15 +145,15 @@ function toErrorBody(error: unknown): { status: number; error: ErrorBody } {
   return { status: 500, error: new DocklensError("INTERNAL_ERROR", "docklens failed on this request; the server log says why").toJSON() };
 }
 
-/** Aborted when the client leaves before its answer is complete, so engine work stops too. */
-function leaveSignal(event: H3Event): AbortSignal {
+/**
+ * Aborted when the response is over: a client that left before its answer was complete cancels
+ * the engine work nobody else waits for, and a stream opened for a HEAD request is closed.
+ */
+function requestSignal(event: H3Event): AbortSignal {
   const controller = new AbortController();
   // One listener per engine call of the request: /list/cluster over 40 clusters adds 80.
   setMaxListeners(0, controller.signal);
-  const { res } = event.node;
-  res.once("close", () => {
-    if (!res.writableFinished) controller.abort(new Error("the client left"));
-  });
+  event.node.res.once("close", () => controller.abort(new Error("the response is over")));
   return controller.signal;
 }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { BIN, cli, engines } from "./helpers.ts";
@@ -29,6 +30,21 @@ describe("docklens serve", () => {
     expect(code).toBe(0);
     expect(stderr()).toMatch(/GET \/list\/cluster 200 \d+ms/);
     expect(stderr()).toMatch(/SIGTERM: finishing in-flight requests/);
+  });
+
+  it("ends open streams on SIGTERM instead of waiting for them", async () => {
+    const { child, line } = await serve([]);
+    const port = Number(/:(\d+)$/.exec(line)![1]);
+    const stream = await new Promise<import("node:http").IncomingMessage>((resolve) => request({ host: "127.0.0.1", port, path: "/detail/alpha/container/web/logs?follow=true&tail=0" }, resolve).end());
+    expect(stream.statusCode).toBe(200);
+    const ended = once(stream.resume(), "end");
+    child.kill("SIGTERM");
+    const exited = once(child, "exit");
+    // Well under the 10 s that in-flight requests get: the stream was ended, not waited out.
+    const first = await Promise.race([exited.then(() => "exited"), new Promise((resolve) => setTimeout(resolve, 5000, "still running"))]);
+    expect(first).toBe("exited");
+    expect((await exited)[0]).toBe(0);
+    await ended;
   });
 
   it("--json prints the address as JSON and logs JSON lines; --token guards it", async () => {

@@ -130,10 +130,18 @@ describe("attach (D8)", () => {
     expect((await get("/detail/alpha/container/nope/attach")).status).toBe(404);
   });
 
-  it("answers HEAD without opening an engine stream", async () => {
+  it("answers HEAD with the headers only, and leaves no engine stream open", async () => {
     const head = await raw(server.port, "/detail/alpha/container/web/attach", { method: "HEAD" });
     expect(head).toMatchObject({ status: 200, text: "" });
-    expect(countEngineStreams()).toBe(0);
+    expect(head.headers["content-type"]).toBe("application/x-ndjson");
+    expect(await noEngineStreamsLeft()).toBe(0);
+  });
+
+  it("fails before streaming: an unreachable engine is a 502 JSON error, not a 200 stream", async () => {
+    const dead = await get("/detail/dead/container/web/logs?follow=true");
+    expect(dead.status).toBe(502);
+    expect(dead.headers["content-type"]).toBe("application/json");
+    expect((await get("/detail/alpha/container/nope/logs?follow=true")).json.error.code).toBe("CONTAINER_NOT_FOUND");
   });
 });
 
