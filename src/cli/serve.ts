@@ -43,7 +43,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const listener = await listen(toNodeListener(app), {
     hostname: options.host,
     // Port 0 asks for any free port; any other port is that port or an error, never a neighbour.
-    port: port === 0 ? { random: true } : { port, alternativePortRange: [0, 0], random: false },
+    // get-port would print on stdout when the port is taken; docklens says so on stderr itself.
+    port: port === 0 ? { random: true, verbose: false } : { port, alternativePortRange: [0, 0], random: false, verbose: false },
     public: !loopback,
     isProd: true,
     showURL: false,

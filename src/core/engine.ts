@@ -30,10 +30,12 @@ export async function createEngineClient(cluster: ClusterConfig, purpose: keyof 
     options.host = cluster.hostname;
     options.port = cluster.port;
   }
-  if (cluster.protocol === "https" && cluster.tls) {
-    const [ca, cert, key] = await Promise.all([cluster.tls.ca, cluster.tls.cert, cluster.tls.key].map(readKeyFile));
-    Object.assign(options, { ca, cert, key });
-    agent = new https.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], ca, cert, key });
+  if (cluster.protocol === "https") {
+    // `https://host` without a `tls` block: TLS with the system's CAs and no client certificate.
+    const [ca, cert, key] = await Promise.all([cluster.tls?.ca, cluster.tls?.cert, cluster.tls?.key].map(readKeyFile));
+    const keys = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+    Object.assign(options, keys);
+    agent = new https.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], ...keys });
   } else if (cluster.protocol === "ssh") {
     options.username = cluster.ssh?.username ?? cluster.username;
     const privateKey = await readKeyFile(cluster.ssh?.privateKey);
@@ -109,9 +111,21 @@ async function withDeadline<T>(cluster: ClusterConfig, work: (signal: AbortSigna
 }
 
 /**
- * Call a dockerode method that takes `{ abortSignal }` in dockerode 5 but no options in
- * @types/dockerode 4 (`info`, and `inspect` of images, volumes and networks).
+ * A GET through dockerode's modem with the abort signal wired. For calls whose dockerode method
+ * drops the signal (image and network inspect do) or answers in a form docklens cannot use
+ * (unfollowed logs come back parsed as JSON when they happen to be). `stream` returns the body
+ * as a stream; otherwise the parsed JSON. `path` holds only names already checked and encoded.
  */
+export function dialEngine(docker: Dockerode, path: string, signal: AbortSignal, options: { query?: object; stream?: boolean } = {}): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    docker.modem.dial(
+      { path: `${path}?`, method: "GET", options: { ...options.query }, isStream: options.stream ?? false, abortSignal: signal, statusCodes: { 200: true, 404: "not found", 409: "conflict", 500: "server error" } },
+      (error: unknown, body: unknown) => (error ? reject(error) : resolve(body)),
+    );
+  });
+}
+
+/** Call a dockerode method that takes `{ abortSignal }` in dockerode 5 but no options in @types/dockerode 4 (`info`). */
 export function withSignal<K extends string>(target: { [key in K]: () => Promise<unknown> }, method: K, signal: AbortSignal): Promise<unknown> {
   return (target[method] as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>).call(target, { abortSignal: signal });
 }

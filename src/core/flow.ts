@@ -15,7 +15,8 @@ function whenAborted(signal: AbortSignal | undefined): { promise: Promise<never>
 
 /**
  * At most `max` tasks at once; the others wait in order. A waiter whose signal aborts leaves the
- * queue without running. One per engine, so that a burst never opens more than `max` calls.
+ * queue without running, and a running task whose signal aborts gives its place back at once.
+ * One per engine, so that a burst never opens more than `max` calls.
  */
 export class Limiter {
   private active = 0;
@@ -42,9 +43,12 @@ export class Limiter {
     } else {
       this.active++;
     }
+    // A task that ignores its signal still gives its place back when the signal aborts.
+    const aborted = whenAborted(signal);
     try {
-      return await task();
+      return await Promise.race([task(), aborted.promise]);
     } finally {
+      aborted.dispose();
       this.release();
     }
   }

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type Dockerode from "dockerode";
 import { findContainer, type ContainerTarget, type InspectContainerInput } from "./containers.ts";
-import { callEngine } from "./engine.ts";
+import { callEngine, dialEngine } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { createOutputDecoder, decodeOutput, type OutputLine } from "./output.ts";
 import { checkQueryNames, parseBoolean, parseChoice, parseTime, type QueryInput } from "./query.ts";
@@ -78,12 +78,8 @@ export async function followContainerLogs(input: InspectContainerInput, options:
   return decodeOutput(chunks, { multiplexed: !target.tty, timestamps: query.timestamps });
 }
 
-/**
- * `GET /containers/{id}/logs` as a stream, followed or not. dockerode buffers an unfollowed
- * answer and parses it as JSON when it can (a TTY log of one JSON line would come back an
- * object), so both go through its modem as streams.
- */
-function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQuery, signal: AbortSignal): Promise<Readable> {
+/** `GET /containers/{id}/logs` as a stream, followed or not (see {@link dialEngine}). */
+async function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQuery, signal: AbortSignal): Promise<Readable> {
   const params = {
     stdout: query.stream !== "stderr",
     stderr: query.stream !== "stdout",
@@ -93,10 +89,5 @@ function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQuery, 
     ...(query.since !== undefined ? { since: query.since.toFixed(9) } : {}),
     ...(query.until !== undefined ? { until: query.until.toFixed(9) } : {}),
   };
-  return new Promise((resolve, reject) => {
-    docker.modem.dial(
-      { path: `/containers/${target.id}/logs?`, method: "GET", options: params, isStream: true, abortSignal: signal, statusCodes: { 200: true, 404: "no such container", 500: "server error" } },
-      (error, stream) => (error ? reject(error) : resolve(stream as Readable)),
-    );
-  });
+  return (await dialEngine(docker, `/containers/${target.id}/logs`, signal, { query: params, stream: true })) as Readable;
 }

@@ -33,9 +33,10 @@ const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 8640
  */
 export function parseTime(name: string, value: string, now: number = Date.now()): number {
   if (/^\d{1,12}(\.\d{1,9})?$/.test(value)) return Number(value);
-  if (/^(\d+(ms|s|m|h|d))+$/.test(value)) {
+  if (/^(\d{1,12}(ms|s|m|h|d)){1,5}$/.test(value)) {
     const seconds = [...value.matchAll(/(\d+)(ms|s|m|h|d)/g)].reduce((sum, [, count, unit]) => sum + Number(count) * UNITS[unit!]!, 0);
-    return now / 1000 - seconds;
+    // Before 1970 is no time an engine knows: the duration is too long.
+    if (seconds <= now / 1000) return now / 1000 - seconds;
   }
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(value)) {
     const time = Date.parse(value);

@@ -85,7 +85,10 @@ export function createApp(options: CreateAppOptions): App {
  * Answer a CONNECT request, which Node never passes to the app: without this, Node closes the
  * connection without a word. For servers that host the app (`docklens serve` does).
  */
-export function refuseConnect(_request: unknown, socket: { end(data: string): void }): void {
+export function refuseConnect(_request: unknown, socket: import("node:stream").Duplex): void {
+  // Node took its own error handler off this socket: a peer that resets it must not crash the server.
+  socket.on("error", () => socket.destroy());
+  (socket as import("node:net").Socket).setTimeout?.(5000, () => socket.destroy());
   const body = JSON.stringify({ error: new DocklensError("METHOD_NOT_ALLOWED", "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)").toJSON() });
   socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRegistry } from "../../src/core/registry.ts";
@@ -80,6 +82,60 @@ describe("engine layer under load", () => {
     } finally {
       await server.close();
       await proxy.close();
+    }
+  });
+});
+
+describe("engines that misbehave", () => {
+  it("calls that time out give their place back: a stuck image inspect never blocks the cluster", async () => {
+    // An engine that answers lists at once and never answers an image inspect.
+    const engine: Server = createServer((req, res) => {
+      if (req.url?.startsWith("/images/")) return;
+      res.writeHead(200, { "content-type": "application/json" }).end("[]");
+    });
+    await new Promise<void>((resolve) => engine.listen(0, "127.0.0.1", resolve));
+    const port = (engine.address() as { port: number }).port;
+    const config = normalizeConfig({ clusters: [{ name: "stuck", host: "127.0.0.1", port, timeoutMs: 300, maxConcurrency: 2 }] }, null);
+    const server = await startServer({ registry: createRegistry(config), log: false });
+    try {
+      const inspects = await Promise.all(["a:1", "b:1", "c:1"].map((image) => raw(server.port, `/detail/stuck/image/${image}`)));
+      expect(inspects.map((answer) => answer.status)).toEqual([504, 504, 504]);
+      expect((await raw(server.port, "/list/stuck/containers")).json).toEqual({ containers: [], running: [] });
+    } finally {
+      await server.close();
+      engine.closeAllConnections();
+      engine.close();
+    }
+  });
+
+  it("an https:// engine without a tls block is dialled over TLS", async () => {
+    // A plain-HTTP engine dialled over TLS: the handshake fails, where a misdial would not even try.
+    const proxy = await startProxy(engineB);
+    const config = normalizeConfig({ clusters: [{ name: "tls", host: `https://127.0.0.1:${proxy.port}` }] }, null);
+    const server = await startServer({ registry: createRegistry(config), log: false });
+    try {
+      const answer = await raw(server.port, "/list/tls/containers");
+      expect(answer.status).toBe(502);
+      expect(answer.json.error.message).not.toMatch(/ERR_INVALID_PROTOCOL/);
+      expect(answer.json.error.message).toMatch(/TLS failure|connection (reset|closed)/);
+    } finally {
+      await server.close();
+      await proxy.close();
+    }
+  });
+
+  it("a CONNECT whose client resets the connection leaves the server running", async () => {
+    const server = await startServer({ log: false });
+    try {
+      const socket = connect(server.port, "127.0.0.1");
+      await once(socket, "connect");
+      socket.write("CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n");
+      socket.resetAndDestroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await raw(server.port, "/healthz")).status).toBe(200);
+      expect(await sendRaw(server.port, "CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n")).toMatch(/^HTTP\/1\.1 405 /);
+    } finally {
+      await server.close();
     }
   });
 });

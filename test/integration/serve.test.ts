@@ -65,8 +65,8 @@ describe("docklens serve", () => {
     const port = (busy.address() as { port: number }).port;
     try {
       const result = await cli(["serve", "--config", engines.configPath, "--port", String(port)]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+/);
+      expect(result).toMatchObject({ code: 2, stdout: "" });
+      expect(result.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: the port is in use/);
     } finally {
       busy.close();
     }
