@@ -22,7 +22,8 @@ export interface EngineClient {
 export async function createEngineClient(cluster: ClusterConfig, purpose: keyof typeof MAX_SOCKETS = "call"): Promise<EngineClient> {
   const [{ default: Docker }, http, https] = await Promise.all([import("dockerode"), import("node:http"), import("node:https")]);
   // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
-  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = { protocol: cluster.protocol === "unix" ? undefined : cluster.protocol };
+  // SSH engines speak plain HTTP through the SSH agent below.
+  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = { protocol: cluster.protocol === "unix" ? undefined : cluster.protocol === "https" ? "https" : "http" };
   let agent: import("node:http").Agent | undefined;
   if (cluster.protocol === "unix") {
     options.socketPath = cluster.socketPath;
@@ -37,9 +38,11 @@ export async function createEngineClient(cluster: ClusterConfig, purpose: keyof 
     Object.assign(options, keys);
     agent = new https.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], ...keys });
   } else if (cluster.protocol === "ssh") {
-    options.username = cluster.ssh?.username ?? cluster.username;
-    const privateKey = await readKeyFile(cluster.ssh?.privateKey);
-    if (privateKey) options.sshOptions = { privateKey };
+    // Plain HTTP over our own SSH agent (see ssh-agent.ts); ssh2 loads only for SSH clusters.
+    const [{ createSshAgent }, ssh, privateKey] = await Promise.all([import("./ssh-agent.ts"), import("ssh2"), readKeyFile(cluster.ssh?.privateKey)]);
+    const username = cluster.ssh?.username ?? cluster.username;
+    const auth = privateKey ? { privateKey } : process.env.SSH_AUTH_SOCK ? { agent: process.env.SSH_AUTH_SOCK } : {};
+    agent = createSshAgent(ssh.default ?? ssh, { host: cluster.hostname!, port: cluster.port, ...(username ? { username } : {}), ...auth }, MAX_SOCKETS[purpose]);
   } else {
     agent = new http.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose] });
   }
