@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { ClusterRecord } from "../../src/core/clusters.ts";
 import { cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
 
-interface Cluster {
-  id: number;
-  name: string;
-  fullname: string;
-  icon: string;
-  host: string;
-  port: number;
-  docker: Record<string, any>;
-  error?: { code: string; message: string };
-}
+type Cluster = ClusterRecord & { docker: Record<string, any> };
 
 describe("docklens clusters", () => {
   it("lists every cluster with the fields of D2, engine info and volume count", async () => {

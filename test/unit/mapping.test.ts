@@ -2,7 +2,8 @@ import type Dockerode from "dockerode";
 import { describe, expect, it } from "vitest";
 import { redactEnv, toContainerItem } from "../../src/core/containers.ts";
 import { checkName } from "../../src/core/names.ts";
-import { listDetailRoutes } from "../../src/core/routes.ts";
+import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/routes.ts";
+import { API_ROUTES } from "../../src/server/routes.ts";
 import { byName, normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
 
 describe("toContainerItem (D4)", () => {
@@ -81,6 +82,11 @@ describe("checkName (D7)", () => {
 });
 
 describe("listDetailRoutes", () => {
+  it("lists only routes the server serves", () => {
+    const served = new Set(API_ROUTES.map((route) => route.path));
+    expect(DETAIL_ROUTES.filter((path) => !served.has(path))).toEqual([]);
+  });
+
   it("lists the nine routes of spec rule 4 with their params", () => {
     const { routes } = listDetailRoutes();
     expect(routes.map((route) => [route.path, route.params.join(",")])).toEqual([
