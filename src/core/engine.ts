@@ -86,30 +86,21 @@ export interface CallEngineOptions extends CoreOptions {
  */
 export function callEngine<T>(cluster: ClusterConfig, run: (docker: Dockerode, signal: AbortSignal) => Promise<T>, options: CallEngineOptions): Promise<T> {
   const slot = options.registry.slot(cluster);
-  const once = (signal: AbortSignal | undefined) =>
-    slot.limiter.run(async () => {
-      const docker = await options.registry.engine(cluster, options.purpose);
-      return run(docker, signal!);
-    }, signal);
-  const call = (signal: AbortSignal | undefined) => withDeadline(cluster, once, signal, options.statuses);
+  const call = (caller: AbortSignal | undefined) =>
+    withDeadline(cluster, caller, options.statuses, (signal) =>
+      // The limiter settles on abort, waiting or running, even if a library ignores the signal.
+      slot.limiter.run(async () => run(await options.registry.engine(cluster, options.purpose), signal), signal),
+    );
   return options.read ? slot.reads.run(options.read, call, options.signal) : call(options.signal);
 }
 
-/** `work` under the cluster's time limit, settled on abort even if a library ignores the signal. */
-async function withDeadline<T>(cluster: ClusterConfig, work: (signal: AbortSignal) => Promise<T>, caller: AbortSignal | undefined, statuses: StatusErrors | undefined): Promise<T> {
+/** `work` under the cluster's time limit (and the caller's signal), its errors translated. */
+async function withDeadline<T>(cluster: ClusterConfig, caller: AbortSignal | undefined, statuses: StatusErrors | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const deadline = AbortSignal.timeout(cluster.timeoutMs);
-  const signal = caller ? AbortSignal.any([deadline, caller]) : deadline;
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
   try {
-    return await Promise.race([work(signal), aborted]);
+    return await work(caller ? AbortSignal.any([deadline, caller]) : deadline);
   } catch (error) {
     throw translateEngineError(error, cluster, { timedOut: deadline.aborted, ...(statuses ? { statuses } : {}) });
-  } finally {
-    signal.removeEventListener("abort", onAbort);
   }
 }
 

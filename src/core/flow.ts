@@ -65,15 +65,15 @@ export class Limiter {
   }
 }
 
+/** Results kept at most, with `ttlMs`; the oldest go first. */
+const MAX_CACHED = 1000;
+
 /**
  * Identical reads in flight share one engine call: the first caller starts it, later ones join
  * it, and each may leave (its signal aborts) without disturbing the others; the call itself is
  * cancelled when the last one leaves. Nothing read before a request arrived is served to it
  * unless `ttlMs` allows: then a result is reused for that long after it came.
  */
-/** Results kept at most, with `ttlMs`; the oldest go first. */
-const MAX_CACHED = 1000;
-
 export class Coalescer {
   private readonly inflight = new Map<string, { promise: Promise<unknown>; controller: AbortController; waiters: number }>();
   private readonly cache = new Map<string, { value: unknown; expires: number }>();
