@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
 import { loadRegistry } from "../core/registry.ts";
+import type { RequestLog } from "../server/app.ts";
 import type { CommandOptions } from "./run.ts";
 
 /** Options of `docklens serve` (D13). */
@@ -26,16 +27,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
-  const [{ createApp, refuseConnect }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
+  const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   const log = options.quiet
     ? false
-    : options.json
-      ? (line: string) => {
-          const [method, path, status, ms] = line.split(" ");
-          process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), method, path, status: Number(status), ms: Number.parseInt(ms ?? "", 10) })}\n`);
-        }
-      : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    : (entry: RequestLog) => {
+        const time = new Date().toISOString();
+        process.stderr.write(options.json ? `${JSON.stringify({ time, ...entry })}\n` : `${time} ${formatRequestLog(entry)}\n`);
+      };
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // One listener per request in flight.
   const app = createApp({ registry, log, signal: shutdown.signal, ...(token ? { token } : {}), ...(options.cors ? { cors: options.cors } : {}), ...(options.showSecrets ? { showSecrets: true } : {}) });

@@ -17,10 +17,26 @@ export interface CreateAppOptions {
   cors?: string;
   /** Show sensitive environment values in container detail (D15); defaults to the config's. */
   showSecrets?: boolean;
-  /** Where the one log line per request goes; `false` for none. Default: stderr. */
-  log?: ((line: string) => void) | false;
+  /** Where the one log entry per request goes; `false` for none. Default: {@link formatRequestLog} on stderr. */
+  log?: ((entry: RequestLog) => void) | false;
   /** When it aborts, open streams (logs follow, stats stream, attach) end; other requests finish: for a graceful shutdown. */
   signal?: AbortSignal;
+}
+
+/** One request, as the log sees it once the response is over. */
+export interface RequestLog {
+  method: string;
+  /** The request target as sent, cut to 200 characters. */
+  path: string;
+  status: number;
+  ms: number;
+  /** Why docklens failed, for an `INTERNAL_ERROR` (the client is not told). */
+  error?: string;
+}
+
+/** The text form of a log entry: `GET /list/cluster 200 12ms`. */
+export function formatRequestLog(entry: RequestLog): string {
+  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${entry.error ? ` (error: ${entry.error})` : ""}`;
 }
 
 const ALLOW = "GET, HEAD";
@@ -32,7 +48,7 @@ const HEALTH: ApiRoute = { path: "/healthz", summary: "Liveness; asks no engine"
  * wrap it with `toNodeListener(app)` and a server of your own, or use `docklens serve`.
  */
 export function createApp(options: CreateAppOptions): App {
-  const log = options.log === false ? undefined : (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)));
+  const log = options.log === false ? undefined : (options.log ?? ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
   const tokenDigest = options.token ? digest(options.token) : undefined;
   const app = createH3App({
     onRequest(event) {
@@ -44,12 +60,16 @@ export function createApp(options: CreateAppOptions): App {
       }
       if (log) {
         const start = performance.now();
-        event.node.res.once("close", () => log(`${event.method} ${shorten(rawUrl(event))} ${event.node.res.statusCode} ${Math.round(performance.now() - start)}ms`));
+        event.node.res.once("close", () => {
+          const entry: RequestLog = { method: event.method, path: shorten(rawUrl(event)), status: event.node.res.statusCode, ms: Math.round(performance.now() - start) };
+          log(event.context.internalError ? { ...entry, error: event.context.internalError as string } : entry);
+        });
       }
     },
     onError(error, event) {
       const body = toErrorBody(error.cause ?? error);
-      if (body.status >= 500 && !isDocklensError(error.cause ?? error)) log?.(`error: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+      // Kept for the request's log entry: the client only learns that docklens failed.
+      if (body.error.code === "INTERNAL_ERROR") event.context.internalError = (error.cause as Error | undefined)?.message ?? error.message;
       return sendJson(event, { error: body.error }, body.status);
     },
   });

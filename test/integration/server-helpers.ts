@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import { toNodeListener } from "h3";
 import { loadRegistry } from "../../src/core/registry.ts";
-import { createApp, refuseConnect, type CreateAppOptions } from "../../src/server/app.ts";
+import { createApp, formatRequestLog, refuseConnect, type CreateAppOptions } from "../../src/server/app.ts";
 import { engines } from "./helpers.ts";
 
 export interface TestServer {
@@ -15,7 +15,7 @@ export interface TestServer {
 export async function startServer(options: Partial<CreateAppOptions> = {}): Promise<TestServer> {
   const registry = options.registry ?? (await loadRegistry({ configPath: engines.configPath }));
   const logs: string[] = [];
-  const server: Server = createServer(toNodeListener(createApp({ log: (line) => logs.push(line), ...options, registry }))).on("connect", refuseConnect);
+  const server: Server = createServer(toNodeListener(createApp({ log: (entry) => logs.push(formatRequestLog(entry)), ...options, registry }))).on("connect", refuseConnect);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
