@@ -1,5 +1,5 @@
 import type { ClusterConfig } from "./config.ts";
-import { callEngine, expectBody, translateEngineError, withSignal } from "./engine.ts";
+import { callEngine, dialEngine, expectBody, translateEngineError } from "./engine.ts";
 import type { ErrorBody } from "./errors.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";
 
@@ -78,7 +78,7 @@ async function readDockerInfo(cluster: ClusterConfig, options: CoreOptions): Pro
     const docker = await callEngine(
       cluster,
       async (engine, signal) => {
-        const [infoBody, volumes] = await Promise.all([withSignal(engine, "info", signal), engine.listVolumes({ abortSignal: signal })]);
+        const [infoBody, volumes] = await Promise.all([dialEngine(engine, "/info", signal), engine.listVolumes({ abortSignal: signal })]);
         const volumeList = expectBody<{ Volumes?: unknown[] | null }>(volumes, "object", cluster).Volumes;
         return { ...expectBody<DockerInfo>(infoBody, "object", cluster), Volumes: volumeList?.length ?? 0 };
       },

@@ -106,9 +106,10 @@ async function withDeadline<T>(cluster: ClusterConfig, caller: AbortSignal | und
 
 /**
  * A GET through dockerode's modem with the abort signal wired. For calls whose dockerode method
- * drops the signal (image and network inspect do) or answers in a form docklens cannot use
- * (unfollowed logs come back parsed as JSON when they happen to be). `stream` returns the body
- * as a stream; otherwise the parsed JSON. `path` holds only names already checked and encoded.
+ * drops the signal (image and network inspect do), takes it without @types/dockerode declaring
+ * it (info, stats), or answers in a form docklens cannot use (unfollowed logs come back parsed as
+ * JSON when they happen to be). `stream` returns the body as a stream; otherwise the parsed
+ * JSON. `path` holds only names already checked and encoded.
  */
 export function dialEngine(docker: Dockerode, path: string, signal: AbortSignal, options: { query?: object; stream?: boolean } = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -117,11 +118,6 @@ export function dialEngine(docker: Dockerode, path: string, signal: AbortSignal,
       (error: unknown, body: unknown) => (error ? reject(error) : resolve(body)),
     );
   });
-}
-
-/** Call a dockerode method that takes `{ abortSignal }` in dockerode 5 but no options in @types/dockerode 4 (`info`). */
-export function withSignal<K extends string>(target: { [key in K]: () => Promise<unknown> }, method: K, signal: AbortSignal): Promise<unknown> {
-  return (target[method] as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>).call(target, { abortSignal: signal });
 }
 
 const UNREACHABLE: Record<string, string> = {

@@ -3,7 +3,7 @@ import type Dockerode from "dockerode";
 import { findContainer, type ContainerTarget, type InspectContainerInput } from "./containers.ts";
 import { callEngine, dialEngine } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
-import { createOutputDecoder, decodeOutput, type OutputLine } from "./output.ts";
+import { decodeOutput, type OutputLine } from "./output.ts";
 import { checkQueryNames, parseBoolean, parseChoice, parseTime, type QueryInput } from "./query.ts";
 import { DocklensError } from "./errors.ts";
 import type { CoreOptions } from "./registry.ts";
@@ -55,10 +55,9 @@ export async function readContainerLogs(input: InspectContainerInput, options: L
   const lines = await callEngine(
     target.cluster,
     async (docker, signal) => {
-      const decoder = createOutputDecoder({ multiplexed: !target.tty, timestamps: query.timestamps });
       const collected: OutputLine[] = [];
-      for await (const chunk of await dialLogs(docker, target, query, signal)) collected.push(...decoder.push(chunk as Buffer));
-      return [...collected, ...decoder.end()];
+      for await (const line of decodeOutput(await dialLogs(docker, target, query, signal), { multiplexed: !target.tty, timestamps: query.timestamps })) collected.push(line);
+      return collected;
     },
     { ...options, statuses: target.statuses },
   );

@@ -1,5 +1,6 @@
+import type { Readable } from "node:stream";
 import { findContainer, type InspectContainerInput } from "./containers.ts";
-import { callEngine, expectBody } from "./engine.ts";
+import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { DocklensError } from "./errors.ts";
 import type { CoreOptions } from "./registry.ts";
@@ -68,7 +69,7 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
 /** One stats sample of a container (D8); the engine takes about a second to measure CPU. */
 export async function readContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<StatsSample> {
   const target = await findContainer(input, options);
-  const body = await callEngine(target.cluster, (docker, signal) => docker.getContainer(target.id).stats(statsOptions({ stream: false as const }, signal)), {
+  const body = await callEngine(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: false } }), {
     ...options,
     statuses: target.statuses,
   });
@@ -79,16 +80,11 @@ export async function readContainerStats(input: InspectContainerInput, options: 
 /** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
 export async function streamContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<StatsSample>> {
   const target = await findContainer(input, options);
-  const chunks = await openEngineStream(target.cluster, (docker, signal) => docker.getContainer(target.id).stats(statsOptions({ stream: true as const }, signal)), {
+  const chunks = await openEngineStream(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: true }, stream: true }) as Promise<Readable>, {
     ...options,
     statuses: target.statuses,
   });
   return samples(chunks);
-}
-
-/** dockerode 5 takes `abortSignal` with the stats options; @types/dockerode 4 does not declare it. */
-function statsOptions<T extends object>(options: T, signal: AbortSignal): T {
-  return Object.assign(options, { abortSignal: signal });
 }
 
 async function* samples(chunks: AsyncIterable<Buffer>): AsyncGenerator<StatsSample> {
