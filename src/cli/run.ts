@@ -62,8 +62,9 @@ export async function run<T>(
     const result = await query(core, { registry, signal: controller.signal });
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const views = options.json ? undefined : ({ ...(await import("./tables.ts")), ...(await import("./views.ts")) } as Views);
+    const colors = views?.createColors();
     const print = (item: T, pretty: boolean) =>
-      process.stdout.write(views ? `${render(views, item, views.createColors())}\n` : `${JSON.stringify(item, null, pretty && process.stdout.isTTY ? 2 : undefined)}\n`);
+      process.stdout.write(views ? `${render(views, item, colors!)}\n` : `${JSON.stringify(item, null, pretty && process.stdout.isTTY ? 2 : undefined)}\n`);
     if (!isStream(result)) return void print(result, true);
     process.once("SIGINT", stop).once("SIGTERM", stop);
     for await (const item of result) print(item, false);
