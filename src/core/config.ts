@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { mayFindConfig } from "./config-probe.ts";
 import { parseEndpoint, type Endpoint } from "./endpoint.ts";
 import { DocklensError } from "./errors.ts";
 
@@ -50,7 +51,8 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const SEARCH_PLACES = [
+/** The names a search tries in each directory, in this order (D11). */
+export const SEARCH_PLACES = [
   "package.json",
   ...["", ".json", ".yaml", ".yml", ".js", ".mjs", ".cjs"].map((ext) => `.docklensrc${ext}`),
   ...["json", "yaml", "yml", "js", "mjs", "cjs", "ts"].map((ext) => `docklens.config.${ext}`),
@@ -64,6 +66,7 @@ const SEARCH_PLACES = [
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<DocklensConfig> {
   const env = options.env ?? process.env;
   const explicit = options.configPath ?? (env.DOCKLENS_CONFIG || undefined);
+  if (!explicit && !mayFindConfig(options.cwd ?? process.cwd(), SEARCH_PLACES, "docklens")) return embeddedConfig(env);
   const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
   // Each loader tags its failure with the file, so that a broken file found by the search is named.
   const loaders = Object.fromEntries(

@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_TIMEOUT_MS, loadConfig } from "../../src/core/config.ts";
+import { DEFAULT_TIMEOUT_MS, loadConfig, SEARCH_PLACES } from "../../src/core/config.ts";
+import { mayFindConfig } from "../../src/core/config-probe.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
 
 const cluster = (extra: Record<string, unknown> = {}) => ({ name: "a", host: "h", ...extra });
@@ -73,5 +77,44 @@ describe("loadConfig without a config file", () => {
   it("embeds the cluster local on DOCKER_HOST, with DOCKER_CERT_PATH for TLS", async () => {
     const config = await loadConfig({ ...empty, env: { DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: "/certs" } });
     expect(config.clusters[0]).toMatchObject({ name: "local", host: "tcp://127.0.0.1:2376", protocol: "https", port: 2376, tls: { ca: "/certs/ca.pem", cert: "/certs/cert.pem", key: "/certs/key.pem" } });
+  });
+});
+
+describe("mayFindConfig, the probe that spares a run cosmiconfig when there is nothing to find", () => {
+  // A tree per case: home/work/app is where the search starts, home where it stops, and xdg the
+  // global config root. What cosmiconfig finds in it, the probe must never miss.
+  async function tree(files: Record<string, string>) {
+    const root = await mkdtemp(join(tmpdir(), "docklens-probe-"));
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(dirname(join(root, name)), { recursive: true });
+      await writeFile(join(root, name), text);
+    }
+    await mkdir(join(root, "home/work/app"), { recursive: true });
+    return { cwd: join(root, "home/work/app"), options: { metaDir: join(root, "home/work/app"), stopDir: join(root, "home"), globalDir: join(root, "xdg/docklens") }, xdg: join(root, "xdg") };
+  }
+
+  it.each<[string, Record<string, string>, boolean]>([
+    ["nothing anywhere", {}, false],
+    ...SEARCH_PLACES.filter((place) => place !== "package.json").map((place): [string, Record<string, string>, boolean] => [`${place} where the search starts`, { [`home/work/app/${place}`]: "clusters: []" }, true]),
+    [".docklensrc.json in a parent", { "home/work/.docklensrc.json": "{}" }, true],
+    [".docklensrc.json in the home directory", { "home/.docklensrc.json": "{}" }, true],
+    [".docklensrc.json above the home directory", { ".docklensrc.json": "{}" }, false],
+    ["package.json with a docklens key", { "home/work/app/package.json": '{ "docklens": { "clusters": [] } }' }, true],
+    ["package.json that only depends on docklens", { "home/work/app/package.json": '{ "dependencies": { "docklens": "1" } }' }, false],
+    ["package.json that cannot be parsed", { "home/work/package.json": "{" }, true],
+    ["the global config.yaml", { "xdg/docklens/config.yaml": "clusters: []" }, true],
+    ["the global extensionless config", { "xdg/docklens/config": "clusters: []" }, true],
+    ["cosmiconfig's own .config/config.json", { "home/work/app/.config/config.json": "{}" }, true],
+    ["cosmiconfig's own package.json key", { "home/work/app/package.json": '{ "cosmiconfig": {} }' }, true],
+  ])("%s", async (_label, files, expected) => {
+    const { cwd, options, xdg } = await tree(files);
+    const probe = mayFindConfig(cwd, SEARCH_PLACES, "docklens", options);
+    expect(probe).toBe(expected);
+    vi.stubEnv("XDG_CONFIG_HOME", xdg);
+    const { cosmiconfig } = await import("cosmiconfig");
+    const found = await cosmiconfig("docklens", { searchPlaces: SEARCH_PLACES, searchStrategy: "global", stopDir: options.stopDir })
+      .search(cwd)
+      .catch(() => ({ filepath: "unparsable" }));
+    if (found) expect(probe).toBe(true);
   });
 });
