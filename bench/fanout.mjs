@@ -3,8 +3,9 @@
 // 60 ms (a proxy delaying what the engine sends), against `/detail/cluster/:id` of one of them.
 // All 40 links lead to one throwaway engine. Prints medians and the ratio. Run by hand, as root:
 //   node bench/fanout.mjs [--clusters 40] [--delay 60] [--runs 15]
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { benchEngine, delayProxy, median, startServe } from "./lib.mjs";
@@ -36,10 +37,27 @@ async function engineAlone() {
   return performance.now() - start;
 }
 
+/**
+ * CPU time the engine has used so far, in ms: dockerd with the children it has waited for (each
+ * GET /info runs `runc --version` and `docker-init --version`) and its containerd. Linux only.
+ */
+function engineCpuMs() {
+  const dockerd = readFileSync(join(values.dir, "docker.pid"), "utf8").trim();
+  const children = execFileSync("pgrep", ["-P", dockerd], { encoding: "utf8" }).split("\n").filter(Boolean);
+  const ticks = [dockerd, ...children].reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return sum + fields.slice(11, 15).reduce((a, b) => a + Number(b), 0); // utime stime cutime cstime
+  }, 0);
+  return ticks * (1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })));
+}
+
 const samples = { all: [], one: [], floor: [] };
+let engineCpu = 0;
 await time("/list/cluster"); // first connections
 for (let i = 0; i < Number(values.runs); i++) {
+  const before = engineCpuMs();
   samples.all.push(await time("/list/cluster"));
+  engineCpu += engineCpuMs() - before;
   samples.one.push(await time("/detail/cluster/1"));
   samples.floor.push(await engineAlone());
 }
@@ -52,4 +70,7 @@ console.log(`${values.clusters} clusters behind links adding ${values.delay} ms;
 console.log(`/list/cluster        median ${a.toFixed(1)} ms  (min ${Math.min(...samples.all).toFixed(1)})`);
 console.log(`/detail/cluster/1    median ${b.toFixed(1)} ms  (min ${Math.min(...samples.one).toFixed(1)})`);
 console.log(`engine alone, the same 80 calls at once  median ${floor.toFixed(1)} ms  (min ${Math.min(...samples.floor).toFixed(1)})`);
+const cpu = engineCpu / Number(values.runs);
+const cores = availableParallelism();
+console.log(`engine CPU per /list/cluster: ${cpu.toFixed(0)} ms; on ${cores} cores that alone takes at least ${(cpu / cores).toFixed(0)} ms, plus the ${values.delay} ms link`);
 console.log(`fan-out ratio: ${(a / b).toFixed(2)} (aim at most 1.5); against the engine-alone floor: ${(a / floor).toFixed(2)}`);

@@ -220,6 +220,15 @@ describe("access (D13)", () => {
         expect((await call(path, "Bearer s3cret-token")).status).toBe(200);
       }
       expect((await call("/healthz")).status).toBe(200);
+      // Without the token nothing else is told apart: not an unknown path, a bad name or a method.
+      for (const path of ["/nope", "/list/bad%00name/containers", "/healthz/", "/list/cluster?x=%zz"]) {
+        const none = await call(path);
+        expect(none.status).toBe(401);
+        expect(none.json.error.code).toBe("UNAUTHORIZED");
+      }
+      expect((await raw(secured.port, "/list/cluster", { method: "DELETE" })).status).toBe(401);
+      expect((await call("/nope", "Bearer s3cret-token")).status).toBe(404);
+      expect((await call("/list/bad%00name/containers", "Bearer s3cret-token")).status).toBe(400);
       const document = (await call("/openapi.json", "Bearer s3cret-token")).json;
       expect(document.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
       expect(document.paths["/list/cluster"].get.responses["401"]).toBeDefined();
@@ -230,12 +239,14 @@ describe("access (D13)", () => {
 
   it("CORS is off by default and on for the one origin given", async () => {
     expect((await get("/detail")).headers["access-control-allow-origin"]).toBeUndefined();
-    const cors = await startServer({ cors: "https://ops.example", log: false });
+    // With a token too: browsers send the preflight without it.
+    const cors = await startServer({ cors: "https://ops.example", token: "t", log: false });
     try {
-      expect((await raw(cors.port, "/detail")).headers["access-control-allow-origin"]).toBe("https://ops.example");
+      expect((await raw(cors.port, "/detail", { headers: { authorization: "Bearer t" } })).headers["access-control-allow-origin"]).toBe("https://ops.example");
       const preflight = await raw(cors.port, "/list/cluster", { method: "OPTIONS" });
       expect(preflight.status).toBe(204);
       expect(preflight.headers["access-control-allow-methods"]).toBe("GET, HEAD");
+      expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization");
     } finally {
       await cors.close();
     }
