@@ -184,13 +184,16 @@ function allCommands(command: Command): Command[] {
   return command.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
 }
 
+const USAGE_ERRORS = new Set(["INVALID_CONFIG", "INVALID_QUERY", "INVALID_NAME"]);
+
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   const err = error as { name?: string; code?: string; message?: string };
   if (err?.name === "DocklensError") {
     process.stderr.write(`docklens: ${err.message}\n`);
-    // A bad flag value (INVALID_QUERY: --tail x) is a usage error, like a bad config.
-    return err.code === "INVALID_CONFIG" || err.code === "INVALID_QUERY" ? 2 : 1;
+    // A malformed argument (INVALID_NAME: `../x`) or flag value (INVALID_QUERY: --tail x) is a
+    // usage error, like a bad config; lookups and engines that fail are errors (1).
+    return USAGE_ERRORS.has(err.code ?? "") ? 2 : 1;
   }
   process.stderr.write(`docklens: unexpected error: ${err?.message ?? String(error)}\n`);
   return 1;

@@ -95,9 +95,9 @@ describe("docklens containers", () => {
     }
   });
 
-  it("rejects a hostile cluster name before any engine call", async () => {
+  it("rejects a hostile cluster name before any engine call, as a usage error (exit 2)", async () => {
     const result = await cli(["containers", "../../images/json", "--config", engines.configPath]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/invalid cluster name/);
   });
 });

@@ -55,10 +55,10 @@ describe("docklens detail container", () => {
     expect(result).toEqual({ code: 1, stdout: "", stderr: 'docklens: container "nope" not found in cluster "bravo"\n' });
   });
 
-  it("rejects hostile names before any engine call (D7)", async () => {
+  it("rejects hostile names before any engine call (D7), as usage errors (exit 2)", async () => {
     for (const name of ["../../images/json", "web?all=1", "%2e%2e", "a/b", "..", "web#x", ""]) {
       const result = await cli(["detail", "container", "alpha", name, "--config", engines.configPath]);
-      expect(result.code, name).toBe(1);
+      expect(result.code, name).toBe(2);
       expect(result.stderr, name).toMatch(/^docklens: invalid container name/);
     }
   });
