@@ -10,7 +10,7 @@ export { normalizeConfig } from "./core/config-schema.ts";
 export type { DocklensConfigInput } from "./core/config-schema.ts";
 export { listContainers, inspectContainer, findContainer, redactEnv } from "./core/containers.ts";
 export type { ContainerItem, ContainerTarget, InspectContainerInput, InspectContainerOptions, InspectContainerResult, ListContainersResult } from "./core/containers.ts";
-export { readContainerLogs, followContainerLogs, parseLogsQuery } from "./core/logs.ts";
+export { readContainerLogs, followContainerLogs, parseLogsQuery, MAX_LOG_BYTES } from "./core/logs.ts";
 export type { LogsOptions, LogsQuery, ReadLogsResult } from "./core/logs.ts";
 export type { OutputLine } from "./core/output.ts";
 export { readContainerStats, streamContainerStats, summarizeStats } from "./core/stats.ts";

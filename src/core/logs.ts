@@ -23,7 +23,15 @@ export interface LogsQuery {
 /** Options of {@link readContainerLogs} and {@link followContainerLogs}. */
 export interface LogsOptions extends CoreOptions {
   query?: Partial<LogsQuery>;
+  /** The most engine output one unfollowed read holds; more is `INVALID_QUERY`. Default 16 MiB. */
+  maxBytes?: number;
 }
+
+/**
+ * An unfollowed read is one JSON body, held whole in memory: without a bound, `tail=all` on a
+ * chatty container could take the server down for every cluster. Followed logs stream instead.
+ */
+export const MAX_LOG_BYTES = 16 * 1024 * 1024;
 
 /** Body of `.../logs` without `follow` (D8). */
 export interface ReadLogsResult {
@@ -48,15 +56,20 @@ export function parseLogsQuery(query: QueryInput, now: number = Date.now()): Log
   };
 }
 
-/** The lines a container logged (D8): `tail` (default 100), `since`, `until`, `stream`, `timestamps`. */
+/**
+ * The lines a container logged (D8): `tail` (default 100), `since`, `until`, `stream`, `timestamps`.
+ * More than `maxBytes` of output is `INVALID_QUERY`, whose message says how to ask for less.
+ */
 export async function readContainerLogs(input: InspectContainerInput, options: LogsOptions): Promise<ReadLogsResult> {
   const target = await findContainer(input, options);
   const query = { ...parseLogsQuery({}), ...options.query, follow: false };
+  const maxBytes = options.maxBytes ?? MAX_LOG_BYTES;
   const lines = await callEngine(
     target.cluster,
     async (docker, signal) => {
+      const stream = await dialLogs(docker, target, query, signal);
       const collected: OutputLine[] = [];
-      for await (const line of decodeOutput(await dialLogs(docker, target, query, signal), { multiplexed: !target.tty, timestamps: query.timestamps })) collected.push(line);
+      for await (const line of decodeOutput(bounded(stream, maxBytes, input.name), { multiplexed: !target.tty, timestamps: query.timestamps })) collected.push(line);
       return collected;
     },
     { ...options, statuses: target.statuses },
@@ -89,4 +102,18 @@ async function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQ
     ...(query.until !== undefined ? { until: query.until.toFixed(9) } : {}),
   };
   return (await dialEngine(docker, `/containers/${target.id}/logs`, signal, { query: params, stream: true })) as Readable;
+}
+
+/** The chunks of `stream` until they add up to more than `maxBytes`; then the stream closes and this throws. */
+async function* bounded(stream: Readable, maxBytes: number, container: string): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of stream) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) {
+      stream.destroy();
+      const limit = maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`;
+      throw new DocklensError("INVALID_QUERY", `the logs of container ${JSON.stringify(container)} asked for are over ${limit}: ask for fewer (tail, since, until) or stream them (follow)`);
+    }
+    yield chunk as Buffer;
+  }
 }

@@ -1,6 +1,8 @@
 import { request, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countEngineStreams } from "../../src/core/engine-stream.ts";
+import { readContainerLogs } from "../../src/core/logs.ts";
+import { loadRegistry } from "../../src/core/registry.ts";
 import { docker, engines } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
@@ -64,6 +66,21 @@ describe("logs (D8)", () => {
     for (const line of stderr) expect(line).toEqual({ stream: "stderr", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/), text: expect.stringMatching(/^err \d+$/) });
     const all = (await get("/detail/alpha/container/web/logs?tail=all&stream=stdout")).json.lines;
     expect(all[0].text).toBe("out 1");
+  });
+
+  it("refuses an unfollowed read over its byte bound, saying how to ask for less", async () => {
+    const registry = await loadRegistry({ configPath: engines.configPath });
+    try {
+      const web = { cluster: "alpha", name: "web" };
+      await expect(readContainerLogs(web, { registry, query: { tail: "all" }, maxBytes: 64 })).rejects.toMatchObject({
+        code: "INVALID_QUERY",
+        message: 'the logs of container "web" asked for are over 64 bytes: ask for fewer (tail, since, until) or stream them (follow)',
+      });
+      expect((await readContainerLogs(web, { registry, query: { tail: 1 }, maxBytes: 64 })).lines).toHaveLength(1);
+    } finally {
+      registry.close();
+    }
+    expect(await noEngineStreamsLeft()).toBe(0);
   });
 
   it("takes since and until as durations, RFC 3339 and Unix seconds", async () => {
