@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import envPaths from "env-paths";
@@ -25,26 +25,41 @@ export interface ProbeOptions {
  *
  * Why: loading cosmiconfig and letting it try each name costs a CLI run about 12 ms, a sixth of
  * `docklens containers --json` (bench/cli.mjs), and on the embedded default nothing is there to find.
- * It errs towards yes (an unreadable `package.json` counts); cosmiconfig then searches as before
- * and decides what is found.
+ * It errs towards yes (a file it cannot stat or parse counts); cosmiconfig then searches as
+ * before, and decides what is found or reports what is broken.
  */
 export function mayFindConfig(cwd: string, searchPlaces: readonly string[], moduleName: string, options: ProbeOptions = {}): boolean {
   const metaDir = options.metaDir ?? process.cwd();
-  if (META_PLACES.some((place) => existsSync(join(metaDir, place))) || hasKey(join(metaDir, "package.json"), "cosmiconfig")) return true;
+  if (META_PLACES.some((place) => present(join(metaDir, place))) || hasKey(join(metaDir, "package.json"), "cosmiconfig")) return true;
   const stop = resolve(options.stopDir ?? homedir());
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (searchPlaces.some((place) => (place === "package.json" ? hasKey(join(dir, place), moduleName) : existsSync(join(dir, place))))) return true;
+    if (searchPlaces.some((place) => (place === "package.json" ? hasKey(join(dir, place), moduleName) : present(join(dir, place))))) return true;
     if (dir === stop || dirname(dir) === dir) break;
   }
   const globalDir = options.globalDir ?? envPaths(moduleName, { suffix: "" }).config;
-  return GLOBAL_PLACES.some((place) => existsSync(join(globalDir, place)));
+  return GLOBAL_PLACES.some((place) => present(join(globalDir, place)));
 }
 
-/** Whether a package.json has the top-level `key` cosmiconfig would read; yes when it cannot tell. */
-function hasKey(file: string, key: string): boolean {
-  if (!existsSync(file)) return false;
+/** Whether something is at `path`: only "no such file" is no; a symlink loop, say, is for cosmiconfig to report. */
+function present(path: string): boolean {
   try {
-    return Object.hasOwn(JSON.parse(readFileSync(file, "utf8")) ?? {}, key);
+    statSync(path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
+}
+
+/**
+ * Whether a package.json has the top-level `key` cosmiconfig would read; yes when it cannot
+ * tell, and for `null`, on which cosmiconfig fails.
+ */
+function hasKey(file: string, key: string): boolean {
+  if (!present(file)) return false;
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, "utf8"));
+    return value === null || Object.hasOwn(Object(value), key);
   } catch {
     return true;
   }

@@ -23,7 +23,10 @@ export interface LogsQuery {
 /** Options of {@link readContainerLogs} and {@link followContainerLogs}. */
 export interface LogsOptions extends CoreOptions {
   query?: Partial<LogsQuery>;
-  /** The most engine output one unfollowed read holds; more is `INVALID_QUERY`. Default 16 MiB. */
+  /**
+   * The most one unfollowed read returns, in bytes of engine output and of its JSON body (each
+   * line costs its text and about 40 bytes of JSON around it); more is `INVALID_QUERY`. Default 16 MiB.
+   */
   maxBytes?: number;
 }
 
@@ -32,6 +35,8 @@ export interface LogsOptions extends CoreOptions {
  * chatty container could take the server down for every cluster. Followed logs stream instead.
  */
 export const MAX_LOG_BYTES = 16 * 1024 * 1024;
+/** `{"stream":"stdout","time":null,"text":""},`: what a line's JSON costs beside its text. */
+const LINE_JSON_BYTES = 42;
 
 /** Body of `.../logs` without `follow` (D8). */
 export interface ReadLogsResult {
@@ -69,7 +74,16 @@ export async function readContainerLogs(input: InspectContainerInput, options: L
     async (docker, signal) => {
       const stream = await dialLogs(docker, target, query, signal);
       const collected: OutputLine[] = [];
-      for await (const line of decodeOutput(bounded(stream, maxBytes, input.name), { multiplexed: !target.tty, timestamps: query.timestamps })) collected.push(line);
+      // Both bounds: output without newlines grows no lines, and a flood of empty lines grows no bytes.
+      let body = 0;
+      for await (const line of decodeOutput(bounded(stream, maxBytes, input.name), { multiplexed: !target.tty, timestamps: query.timestamps })) {
+        body += line.text.length + (line.time?.length ?? 0) + LINE_JSON_BYTES;
+        if (body > maxBytes) {
+          stream.destroy();
+          throw tooMuchOutput(input.name, maxBytes);
+        }
+        collected.push(line);
+      }
       return collected;
     },
     { ...options, statuses: target.statuses },
@@ -111,9 +125,13 @@ async function* bounded(stream: Readable, maxBytes: number, container: string): 
     total += (chunk as Buffer).length;
     if (total > maxBytes) {
       stream.destroy();
-      const limit = maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`;
-      throw new DocklensError("INVALID_QUERY", `the logs of container ${JSON.stringify(container)} asked for are over ${limit}: ask for fewer (tail, since, until) or stream them (follow)`);
+      throw tooMuchOutput(container, maxBytes);
     }
     yield chunk as Buffer;
   }
+}
+
+function tooMuchOutput(container: string, maxBytes: number): DocklensError {
+  const limit = maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`;
+  return new DocklensError("INVALID_QUERY", `the logs of container ${JSON.stringify(container)} asked for are over ${limit}: ask for fewer (tail, since, until) or stream them (follow)`);
 }

@@ -81,17 +81,17 @@ export function createApp(options: CreateAppOptions): App {
     defineEventHandler(async (event) => {
       const target = rawUrl(event);
       const pathname = target.split("?")[0]!;
-      const preflighting = event.method === "OPTIONS" && Boolean(options.cors);
+      // Browsers send CORS preflights without the token; they get the same answer on any path.
+      if (event.method === "OPTIONS" && options.cors) return preflight(event);
       // The token comes before routing: without it a client learns nothing, not even which
-      // paths exist or which names are malformed. Browsers send CORS preflights without it.
-      if (tokenDigest && !preflighting && !routes.some((route) => route.public && route.path === pathname) && !authorized(event, tokenDigest)) {
+      // paths exist or which names are malformed.
+      if (tokenDigest && !routes.some((route) => route.public && route.path === pathname) && !authorized(event, tokenDigest)) {
         setResponseHeader(event, "WWW-Authenticate", 'Bearer realm="docklens"');
         throw new DocklensError("UNAUTHORIZED", "a valid Authorization: Bearer token is required");
       }
       const match = matchRoute(routes, target);
       if (!match) throw new DocklensError("ROUTE_NOT_FOUND", `no route ${event.method} ${shorten(pathname)}; GET /detail and /openapi.json list them`);
       const { route, params } = match;
-      if (preflighting) return preflight(event);
       if (event.method !== "GET" && event.method !== "HEAD") {
         setResponseHeader(event, "Allow", ALLOW);
         throw new DocklensError("METHOD_NOT_ALLOWED", `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`);

@@ -98,7 +98,7 @@ export const API_ROUTES: ApiRoute[] = [
     schema: "LogLines",
     errors: [...CONTAINER, "INVALID_QUERY"],
     query: {
-      tail: "Last lines, or all (default 100); an unfollowed read over 16 MiB of output is INVALID_QUERY",
+      tail: "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
       since: "Unix seconds, RFC 3339, or a duration such as 10m",
       until: "Unix seconds, RFC 3339, or a duration such as 10m",
       stream: "stdout, stderr or both (default both)",

@@ -247,6 +247,8 @@ describe("access (D13)", () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers["access-control-allow-methods"]).toBe("GET, HEAD");
       expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization");
+      // The same on any path: a preflight tells nothing of which paths or names exist.
+      for (const path of ["/nope", "/list/%zz/containers"]) expect((await raw(cors.port, path, { method: "OPTIONS" })).status, path).toBe(204);
     } finally {
       await cors.close();
     }
