@@ -2,25 +2,43 @@ import { defineConfig, type UserConfig } from "tsdown";
 
 type Plugin = Extract<NonNullable<UserConfig["plugins"]>, { name: string }>;
 
-/**
- * dockerode loads gRPC and protobuf (BuildKit sessions), tar-fs (build contexts) and ssh2 when it
- * is required, which costs a CLI run about 65 ms before it has asked anything. docklens never
- * builds, so the first two become stubs that throw; ssh2 is loaded when an SSH engine is dialled.
- */
-const STUBS: Array<[importer: string, request: string, what: string]> = [
-  ["dockerode/lib/docker.js", "./session", "BuildKit sessions"],
-  ["dockerode/lib/docker.js", "./buildkit", "BuildKit"],
-  ["dockerode/lib/util.js", "tar-fs", "build contexts"],
-];
+/** A module that throws if used: code docklens never runs (with the two calls tar-fs users make). */
+const throwing = (what: string) => `function unused() { throw new Error("docklens is read-only and does not bundle ${what}"); }
+module.exports = Object.assign(unused, { pack: unused, extract: unused });`;
+
+/** A Node built-in whose properties are read from the real module, required on the first read. */
+const onFirstUse = (name: string) => `let real;
+module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(name)}))[key] });`;
 
 /**
- * Node built-ins that dependencies require at load time but use only on paths docklens rarely or
- * never takes: commander spawns executable subcommands (docklens has none), and docker-modem
- * reaches https engines. Each would cost a CLI run 2-3 ms; they load on first use instead.
+ * What dependencies require that docklens replaces in the bundle: [requiring file, request, the
+ * module's code or an external to use instead]. A CLI run pays for every module loaded, and these
+ * cost it ~75 ms in all before it has asked anything:
+ * - dockerode loads gRPC and protobuf (BuildKit sessions) and tar-fs (build contexts); docklens
+ *   never builds, so they become stubs that throw;
+ * - ssh2 (docker-modem), child_process (commander: executable subcommands, docklens has none) and
+ *   https (docker-modem, for TLS engines) load on first use;
+ * - readable-stream 3 is a copy of Node 10's streams, for the one Duplex docker-modem makes;
+ * - debug (docker-modem's log, off unless DEBUG=modem) would look for supports-color to pick 256
+ *   colours; its basic colours do.
  */
-const LAZY_BUILTINS: Array<[importer: string, request: string]> = [
-  ["commander/lib/command.js", "node:child_process"],
-  ["docker-modem/lib/http.js", "https"],
+const REPLACEMENTS: Array<[importer: string, request: string, replacement: string | { external: string }]> = [
+  ["dockerode/lib/docker.js", "./session", throwing("BuildKit sessions")],
+  ["dockerode/lib/docker.js", "./buildkit", throwing("BuildKit")],
+  ["dockerode/lib/util.js", "tar-fs", throwing("build contexts")],
+  // `new Client()` on this function returns the real ssh2 client. A require of its own, which the
+  // bundler leaves alone: ssh2 stays an installed dependency.
+  [
+    "docker-modem/lib/ssh.js",
+    "ssh2",
+    `import { createRequire } from "node:module";
+const load = createRequire(import.meta.url);
+export function Client() { const Real = load("ssh2").Client; return new Real(); }`,
+  ],
+  ["commander/lib/command.js", "node:child_process", onFirstUse("node:child_process")],
+  ["docker-modem/lib/http.js", "https", onFirstUse("https")],
+  ["docker-modem/lib/http_duplex.js", "readable-stream", { external: "node:stream" }],
+  ["debug/src/node.js", "supports-color", "module.exports = {};"],
 ];
 
 /**
@@ -29,49 +47,24 @@ const LAZY_BUILTINS: Array<[importer: string, request: string]> = [
  */
 const MODEM_DEBUG = ["debug('Sending: %s', util.inspect(options, {", "debug.enabled && debug('Sending: %s', util.inspect(options, {"] as const;
 
-function lazyDockerodeParts(): Plugin {
+const REPLACED = "\0docklens-replaced:";
+
+function lighterDependencies(): Plugin {
   return {
-    name: "docklens:lazy-dockerode-parts",
+    name: "docklens:lighter-dependencies",
     resolveId: {
       // Before the dependency plugin, which would mark ssh2 external and keep its eager require.
       order: "pre",
       handler(source, importer) {
-      const from = importer?.replaceAll("\\", "/") ?? "";
-      const stub = STUBS.find(([file, request]) => from.endsWith(`node_modules/${file}`) && source === request);
-      if (stub) return `\0docklens-stub:${stub[2]}`;
-      if (source === "ssh2" && from.endsWith("node_modules/docker-modem/lib/ssh.js")) return "\0docklens-lazy:ssh2";
-      // readable-stream 3 is a copy of Node 10's streams, for the one Duplex docker-modem makes.
-      if (source === "readable-stream" && from.includes("node_modules/docker-modem/")) return { id: "node:stream", external: true };
-      // debug (docker-modem's log, off unless DEBUG=modem) would look for an optional package
-      // to pick 256 colours; its basic colours do.
-      if (source === "supports-color" && from.endsWith("node_modules/debug/src/node.js")) return "\0docklens-none";
-      const lazy = LAZY_BUILTINS.find(([file, request]) => from.endsWith(`node_modules/${file}`) && source === request);
-      if (lazy) return `\0docklens-lazy-builtin:${lazy[1]}`;
-      return null;
+        const from = importer?.replaceAll("\\", "/") ?? "";
+        const index = REPLACEMENTS.findIndex(([file, request]) => from.endsWith(`node_modules/${file}`) && source === request);
+        if (index === -1) return null;
+        const replacement = REPLACEMENTS[index]![2];
+        return typeof replacement === "string" ? `${REPLACED}${index}` : { id: replacement.external, external: true };
       },
     },
     load(id) {
-      if (id.startsWith("\0docklens-stub:")) {
-        // A function that throws, with the two properties tar-fs users call, for every stub.
-        const what = id.slice("\0docklens-stub:".length);
-        return `function unused() { throw new Error("docklens is read-only and does not bundle ${what}"); }
-module.exports = Object.assign(unused, { pack: unused, extract: unused });`;
-      }
-      if (id === "\0docklens-none") return "module.exports = {};";
-      if (id.startsWith("\0docklens-lazy-builtin:")) {
-        // The module's properties, read from the real one, which is required on the first read.
-        const name = JSON.stringify(id.slice("\0docklens-lazy-builtin:".length));
-        return `let real;
-module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${name}))[key] });`;
-      }
-      if (id === "\0docklens-lazy:ssh2") {
-        // `new Client()` on this function returns the real ssh2 client, loaded on first use.
-        // A require of its own, which the bundler leaves alone: ssh2 stays an installed dependency.
-        return `import { createRequire } from "node:module";
-const load = createRequire(import.meta.url);
-export function Client() { const Real = load("ssh2").Client; return new Real(); }`;
-      }
-      return null;
+      return id.startsWith(REPLACED) ? (REPLACEMENTS[Number(id.slice(REPLACED.length))]![2] as string) : null;
     },
     transform(code, id) {
       if (!id.replaceAll("\\", "/").endsWith("node_modules/docker-modem/lib/modem.js")) return null;
@@ -96,5 +89,5 @@ export default defineConfig({
     neverBundle: ["typescript", "h3", "listhen"],
     onlyBundle: false,
   },
-  plugins: [lazyDockerodeParts()],
+  plugins: [lighterDependencies()],
 });
