@@ -143,7 +143,7 @@ export function translateEngineError(
   context: { timedOut?: boolean; statuses?: StatusErrors } = {},
 ): DocklensError {
   if (isDocklensError(error)) return error;
-  const where = `the engine of cluster "${cluster.name}" (${describeEndpoint(cluster)})`;
+  const where = engineOf(cluster);
   if (context.timedOut) return new DocklensError("ENGINE_TIMEOUT", `${where} did not answer within ${cluster.timeoutMs} ms`);
   const err = error as { name?: string; code?: string; statusCode?: number; json?: unknown; message?: string; level?: string };
   if (err?.name === "AbortError") return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
@@ -174,6 +174,11 @@ function engineMessage(json: unknown): string | undefined {
  */
 export function expectBody<T>(value: unknown, kind: "array" | "object", cluster: ClusterConfig): T {
   const ok = kind === "array" ? Array.isArray(value) : value !== null && typeof value === "object" && !Array.isArray(value) && !Buffer.isBuffer(value);
-  if (!ok) throw new DocklensError("ENGINE_ERROR", `the engine of cluster "${cluster.name}" (${describeEndpoint(cluster)}) did not answer with JSON`);
+  if (!ok) throw new DocklensError("ENGINE_ERROR", `${engineOf(cluster)} did not answer with JSON`);
   return value as T;
+}
+
+/** How messages name an engine: `the engine of cluster "prod" (tcp://10.0.0.5:2375)`. */
+function engineOf(cluster: ClusterConfig): string {
+  return `the engine of cluster "${cluster.name}" (${describeEndpoint(cluster)})`;
 }

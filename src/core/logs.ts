@@ -74,14 +74,12 @@ export async function readContainerLogs(input: InspectContainerInput, options: L
     async (docker, signal) => {
       const stream = await dialLogs(docker, target, query, signal);
       const collected: OutputLine[] = [];
-      // Both bounds: output without newlines grows no lines, and a flood of empty lines grows no bytes.
+      // Both bounds: output without newlines grows no lines, and a flood of empty lines grows no
+      // bytes. Throwing out of the loops closes the engine stream.
       let body = 0;
       for await (const line of decodeOutput(bounded(stream, maxBytes, input.name), { multiplexed: !target.tty, timestamps: query.timestamps })) {
         body += line.text.length + (line.time?.length ?? 0) + LINE_JSON_BYTES;
-        if (body > maxBytes) {
-          stream.destroy();
-          throw tooMuchOutput(input.name, maxBytes);
-        }
+        if (body > maxBytes) throw tooMuchOutput(input.name, maxBytes);
         collected.push(line);
       }
       return collected;
@@ -118,15 +116,12 @@ async function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQ
   return (await dialEngine(docker, `/containers/${target.id}/logs`, signal, { query: params, stream: true })) as Readable;
 }
 
-/** The chunks of `stream` until they add up to more than `maxBytes`; then the stream closes and this throws. */
+/** The chunks of `stream` until they add up to more than `maxBytes`; then this throws, which closes the stream. */
 async function* bounded(stream: Readable, maxBytes: number, container: string): AsyncGenerator<Buffer> {
   let total = 0;
   for await (const chunk of stream) {
     total += (chunk as Buffer).length;
-    if (total > maxBytes) {
-      stream.destroy();
-      throw tooMuchOutput(container, maxBytes);
-    }
+    if (total > maxBytes) throw tooMuchOutput(container, maxBytes);
     yield chunk as Buffer;
   }
 }

@@ -76,6 +76,7 @@ export function createApp(options: CreateAppOptions): App {
 
   const openapi: ApiRoute = { path: "/openapi.json", summary: "This interface as OpenAPI 3.1", schema: "OpenApi", errors: [], run: () => document };
   const routes = [HEALTH, openapi, ...API_ROUTES];
+  const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
   const document = createOpenApiDocument(routes, { token: Boolean(options.token) });
   app.use(
     defineEventHandler(async (event) => {
@@ -85,7 +86,7 @@ export function createApp(options: CreateAppOptions): App {
       if (event.method === "OPTIONS" && options.cors) return preflight(event);
       // The token comes before routing: without it a client learns nothing, not even which
       // paths exist or which names are malformed.
-      if (tokenDigest && !routes.some((route) => route.public && route.path === pathname) && !authorized(event, tokenDigest)) {
+      if (tokenDigest && !publicPaths.has(pathname) && !authorized(event, tokenDigest)) {
         setResponseHeader(event, "WWW-Authenticate", 'Bearer realm="docklens"');
         throw new DocklensError("UNAUTHORIZED", "a valid Authorization: Bearer token is required");
       }
