@@ -42,10 +42,40 @@ export function Client() { const Real = load("ssh2").Client; return new Real(); 
 ];
 
 /**
- * docker-modem formats every request's options with util.inspect for its debug log, even when
- * that log is off: about 2 ms per CLI run and a cost on every request `serve` makes. Only when on.
+ * Edits of docker-modem's modem.js, each [what it says, what it says instead]; the build fails
+ * when one no longer matches, rather than losing it unnoticed:
+ * - it formats every request's options with util.inspect for its debug log, even when that log
+ *   is off: about 2 ms per CLI run and a cost on every request `serve` makes. Only when on;
+ * - it builds each TCP request's address with url.parse, url.format and url.resolve, and Node 24
+ *   warns on stderr about url.parse (DEP0169) in every such command. docklens always gives a
+ *   bare host name and a path of checked names, so the address is the path, on that host and port.
  */
-const MODEM_DEBUG = ["debug('Sending: %s', util.inspect(options, {", "debug.enabled && debug('Sending: %s', util.inspect(options, {"] as const;
+const MODEM_EDITS: Array<[string, string]> = [
+  ["debug('Sending: %s', util.inspect(options, {", "debug.enabled && debug('Sending: %s', util.inspect(options, {"],
+  [
+    `  if (this.host) {
+    var parsed = url.parse(this.host);
+    address = url.format({
+      protocol: parsed.protocol || this.protocol,
+      hostname: parsed.hostname || this.host,
+      port: this.port,
+      pathname: parsed.pathname || this.pathPrefix,
+    });
+    address = url.resolve(address, options.path);
+  } else {
+    address = options.path;
+  }`,
+    "  address = options.path;",
+  ],
+  [
+    `    var urlp = url.parse(address);
+    optionsf.hostname = urlp.hostname;
+    optionsf.port = urlp.port;
+    optionsf.path = urlp.path;`,
+    `    optionsf.hostname = this.host;
+    optionsf.port = this.port;`,
+  ],
+];
 
 const REPLACED = "\0docklens-replaced:";
 
@@ -68,9 +98,10 @@ function lighterDependencies(): Plugin {
     },
     transform(code, id) {
       if (!id.replaceAll("\\", "/").endsWith("node_modules/docker-modem/lib/modem.js")) return null;
-      // Fail the build, rather than lose the fix unnoticed, when docker-modem changes this line.
-      if (!code.includes(MODEM_DEBUG[0])) throw new Error("docker-modem's request debug line changed; update MODEM_DEBUG in tsdown.config.ts");
-      return code.replace(MODEM_DEBUG[0], MODEM_DEBUG[1]);
+      return MODEM_EDITS.reduce((edited, [from, to]) => {
+        if (!edited.includes(from)) throw new Error(`docker-modem's modem.js changed; update MODEM_EDITS in tsdown.config.ts (no longer found: ${from.split("\n")[0]})`);
+        return edited.replace(from, to);
+      }, code);
     },
   };
 }

@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Checks, after the whole run, that no test left anything in the temp dir.
+    globalSetup: ["test/setup/temp-dir.ts"],
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {

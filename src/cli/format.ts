@@ -26,6 +26,11 @@ export function renderFields(fields: Array<[string, string | undefined]>, colors
   return shown.map(([label, value]) => `${colors.bold(label.padEnd(width))}  ${value.replace(/\n/g, `\n${" ".repeat(width + 2)}`)}`).join("\n");
 }
 
+/** Where a cluster's engine is: `host:port` (`[::1]:2375` for IPv6), or the socket path alone. */
+export function formatHostPort(host: string, port: number): string {
+  return port ? `${host.includes(":") ? `[${host}]` : host}:${port}` : host;
+}
+
 /** A long engine id cut to the 12 characters `docker ps` shows. */
 export function shortId(id: string | undefined): string {
   return (id ?? "").replace(/^sha256:/, "").slice(0, 12);

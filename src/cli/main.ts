@@ -3,21 +3,30 @@ import pkg from "../../package.json" with { type: "json" };
 import type { OutputLine, ReadLogsResult } from "../index.ts";
 import type { CommandOptions } from "./run.ts";
 
-const EXAMPLES = `
-Examples:
-  $ docklens clusters                          every cluster, its engine version and state
-  $ docklens containers local                  containers of the cluster named local
-  $ docklens containers 2 --running            running containers of the cluster with id 2
-  $ docklens volumes prod --json | jq '.Volumes[].Name'
-  $ docklens detail container prod web         what the engine knows of container web
-  $ docklens detail cluster prod --json
-  $ docklens logs prod web --since 10m -f        new lines until Ctrl-C
-  $ docklens stats prod web --stream
-  $ docklens serve --port 8080 --token "$TOKEN"   the same as an HTTP JSON interface
+/** An "Examples:" help section: each command, then what it does, in one aligned column. */
+function examples(lines: Array<[command: string, what?: string]>): string {
+  const width = Math.max(...lines.map(([command]) => command.length));
+  return `\nExamples:\n${lines.map(([command, what]) => `  $ ${what ? `${command.padEnd(width)}   ${what}` : command}`).join("\n")}`;
+}
+
+const EXAMPLES = `${examples([
+  ["docklens clusters", "every cluster, its engine version and state"],
+  ["docklens containers local", "containers of the cluster named local"],
+  ["docklens containers 2 --running", "running containers of the cluster with id 2"],
+  ["docklens volumes prod --json | jq '.Volumes[].Name'"],
+  ["docklens detail container prod web", "what the engine knows of container web"],
+  ["docklens detail cluster prod --json"],
+  ["docklens logs prod web --since 10m -f", "new lines until Ctrl-C"],
+  ["docklens stats prod web --stream"],
+  ['docklens serve --port 8080 --token "$TOKEN"', "the same as an HTTP JSON interface"],
+])}
 
 Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
 docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
 the cluster "local" on $DOCKER_HOST or /var/run/docker.sock.`;
+
+/** The flag of each query parameter a CLI error may name: the CLI speaks of its own flags. */
+const FLAGS: Record<string, string> = { tail: "--tail", since: "--since", until: "--until", stream: "--stream", ps_args: "--ps-args" };
 
 /** Lazily loaded so that `--help` and `--version` load nothing but commander. */
 const run: typeof import("./run.ts").run = async (...args) => (await import("./run.ts")).run(...args);
@@ -62,31 +71,46 @@ export function createProgram(): Command {
     .version(pkg.version, "-v, --version")
     .enablePositionalOptions()
     .showSuggestionAfterError()
-    .addHelpText("after", EXAMPLES);
+    .addHelpText("after", EXAMPLES)
+    .hook("preAction", inheritOptions);
 
-  common(program.command("clusters").description("list the clusters with their engine information")).action((options: CommandOptions) =>
+  common(program.command("clusters").description("list the clusters with their engine information"))
+    .addHelpText("after", examples([["docklens clusters"], ["docklens clusters --json | jq -r '.clusters[] | select(.error) | .name'", "clusters whose engine fails"]]))
+    .action((options: CommandOptions) =>
     run(options, (lib, o) => lib.listClusters(o), (t, r, colors) => t.clustersTable(r.clusters, colors)),
   );
 
   common(program.command("containers").description("list the containers of a cluster, stopped ones included").argument("<cluster>", "cluster name or id"))
     .option("--running", "only running containers (the JSON body always holds both lists)")
+    .addHelpText("after", examples([["docklens containers local"], ["docklens containers 2 --running", "the cluster with id 2"], ["docklens containers local --json | jq -r '.running[].Names[0]'"]]))
     .action((cluster: string, options: CommandOptions & { running?: boolean }) =>
       run(options, (lib, o) => lib.listContainers(cluster, o), (t, r, colors) => t.containersTable(options.running ? r.running : r.containers, colors)),
     );
 
-  common(program.command("networks").description("list the networks of a cluster").argument("<cluster>", "cluster name or id")).action(
+  common(program.command("networks").description("list the networks of a cluster").argument("<cluster>", "cluster name or id"))
+    .addHelpText("after", examples([["docklens networks local"], ["docklens networks local --json | jq -r '.networks[].Name'"]]))
+    .action(
     (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.listNetworks(cluster, o), (t, r, colors) => t.networksTable(r.networks, colors)),
   );
 
-  common(program.command("volumes").description("list the volumes of a cluster").argument("<cluster>", "cluster name or id")).action(
+  common(program.command("volumes").description("list the volumes of a cluster").argument("<cluster>", "cluster name or id"))
+    .addHelpText("after", examples([["docklens volumes local"], ["docklens volumes local --json | jq -r '.Volumes[].Name'"]]))
+    .action(
     (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.listVolumes(cluster, o), (t, r, colors) => t.volumesTable(r.Volumes, colors)),
   );
 
-  const detail = common(program.command("detail").description("inspect one item; alone, list the detail routes")).action((options: CommandOptions) =>
-    run(options, (lib) => lib.listDetailRoutes(), (t, r, colors) => t.routesTable(r, colors)),
-  );
+  const detail = common(program.command("detail").description("inspect one item; alone, list the detail routes"))
+    .allowExcessArguments()
+    .addHelpText("after", examples([["docklens detail", "the detail routes"], ["docklens detail cluster local"], ["docklens detail container local web --json"], ["docklens detail image local local/busybox:1"]]))
+    .action(async (options: CommandOptions, command: Command) => {
+      // With subcommands and an action of its own, commander takes a misspelt subcommand for an argument.
+      if (command.args.length) return unknownSubcommand(command);
+      return run(options, (lib) => lib.listDetailRoutes(), (t, r, colors) => t.routesTable(r, colors));
+    });
   common(detail.command("cluster").description("a cluster and its engine information").argument("<cluster>", "cluster name or id")).action(
-    (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.inspectCluster(cluster, o), (t, r, colors) => t.clusterDetail(r, colors)),
+    (cluster: string, options: CommandOptions) =>
+      // The body is printed either way; an engine that failed still makes the command fail, as elsewhere.
+      run(options, (lib, o) => lib.inspectCluster(cluster, o), (t, r, colors) => t.clusterDetail(r, colors), (r) => r.error),
   );
   common(detail.command("container").description("what the engine knows of one container").argument("<cluster>", "cluster name or id").argument("<name>", "container name, id or id prefix"))
     .option("--show-secrets", "show environment values that look like secrets")
@@ -110,6 +134,7 @@ export function createProgram(): Command {
     .option("--stream <stream>", "stdout, stderr or both", "both")
     .option("-t, --timestamps", "show each line's time")
     .option("-f, --follow", "keep printing new lines until Ctrl-C or the container stops")
+    .addHelpText("after", examples([["docklens logs local web -n 20"], ["docklens logs local web --since 2026-11-22T10:00 --until 10m"], ["docklens logs local web -f --stream stderr"]]))
     .action((cluster: string, name: string, options: LogsCommandOptions) =>
       run<ReadLogsResult | OutputLine>(
         options,
@@ -124,6 +149,7 @@ export function createProgram(): Command {
   let drawn = 0;
   common(containerCommand(program, "stats", "show a container's resource use, like docker stats"))
     .option("--stream", "refresh with every engine sample until Ctrl-C")
+    .addHelpText("after", examples([["docklens stats local web"], ["docklens stats local web --json | jq .summary.memoryPercent"]]))
     .action((cluster: string, name: string, options: CommandOptions & { stream?: boolean }) =>
       run(
         options,
@@ -140,22 +166,29 @@ export function createProgram(): Command {
 
   common(containerCommand(program, "top", "list the processes of a running container, like docker top"))
     .option("--ps-args <args>", "arguments of ps on the engine's host", "-ef")
+    .addHelpText("after", examples([["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']]))
     .action((cluster: string, name: string, options: CommandOptions & { psArgs: string }) =>
       run(options, (lib, o) => lib.listProcesses({ cluster, name }, { ...o, psArgs: options.psArgs }), (v, r, colors) => v.processesTable(r, colors)),
     );
 
-  common(containerCommand(program, "attach", "print a running container's live output until Ctrl-C (read-only)")).action(
+  common(containerCommand(program, "attach", "print a running container's live output until Ctrl-C (read-only)"))
+    .addHelpText("after", examples([["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]]))
+    .action(
     (cluster: string, name: string, options: CommandOptions) => run(options, (lib, o) => lib.attachContainer({ cluster, name }, o), (v, r, colors) => v.outputLine(r, colors)),
   );
 
-  common(program.command("serve").description("serve the HTTP JSON interface (GET and HEAD only)"))
+  program
+    .command("serve")
+    .description("serve the HTTP JSON interface (GET and HEAD only)")
+    .option("-c, --config <path>", "config file (default: $DOCKLENS_CONFIG, else a search from here)")
+    .option("--json", "print the address and the request log as JSON lines")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-p, --port <port>", "port to listen on (0: any free port)", "8080")
     .option("--token <token>", "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)")
     .option("--cors <origin>", "let a browser page from this origin read responses")
     .option("--show-secrets", "show environment values that look like secrets in container detail")
     .option("-q, --quiet", "no log line per request")
-    .addHelpText("after", "\n--json prints the address and the request log as JSON lines.")
+    .addHelpText("after", examples([["docklens serve", "on http://127.0.0.1:8080"], ['docklens serve --host 0.0.0.0 --token "$(openssl rand -hex 32)"'], ["curl -s localhost:8080/list/cluster | jq ."]]))
     .action(async (options: import("./serve.ts").ServeOptions) => (await import("./serve.ts")).serve(options));
 
   return program;
@@ -180,6 +213,29 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
 }
 
+/**
+ * Options given before a subcommand (`detail --json container local web`) are the parent's in
+ * commander; they mean the same to the subcommand, unless it was given its own.
+ */
+function inheritOptions(_program: Command, action: Command): void {
+  for (let parent = action.parent; parent; parent = parent.parent) {
+    for (const [key, value] of Object.entries(parent.opts())) {
+      const given = parent.getOptionValueSource(key);
+      const own = action.getOptionValueSource(key);
+      if (value !== undefined && given !== "default" && (own === undefined || own === "default")) action.setOptionValueWithSource(key, value, given ?? "cli");
+    }
+  }
+}
+
+/** `detail containr`: a usage error that names the subcommand meant, as the top level does. */
+async function unknownSubcommand(command: Command): Promise<never> {
+  const { default: leven } = await import("leven");
+  const name = command.args[0]!;
+  const closest = command.commands.map((sub) => sub.name()).sort((a, b) => leven(name, a) - leven(name, b))[0];
+  const suggestion = closest && leven(name, closest) <= Math.max(2, Math.floor(name.length / 3)) ? `\n(Did you mean ${closest}?)` : "";
+  return command.error(`error: unknown command '${name}' for '${command.name()}'${suggestion}`, { code: "commander.unknownCommand" });
+}
+
 function allCommands(command: Command): Command[] {
   return command.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
 }
@@ -190,7 +246,9 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   const err = error as { name?: string; code?: string; message?: string };
   if (err?.name === "DocklensError") {
-    process.stderr.write(`docklens: ${err.message}\n`);
+    const param = (error as { param?: string }).param;
+    const message = param && FLAGS[param] && err.message?.startsWith(`${param}:`) ? `${FLAGS[param]}${err.message.slice(param.length)}` : err.message;
+    process.stderr.write(`docklens: ${message}\n`);
     // A malformed argument (INVALID_NAME: `../x`) or flag value (INVALID_QUERY: --tail x) is a
     // usage error, like a bad config; lookups and engines that fail are errors (1).
     return USAGE_ERRORS.has(err.code ?? "") ? 2 : 1;

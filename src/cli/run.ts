@@ -3,7 +3,9 @@ import type { ChalkInstance } from "chalk";
 import { attachContainer } from "../core/attach.ts";
 import { inspectCluster, listClusters } from "../core/clusters.ts";
 import { inspectContainer, listContainers } from "../core/containers.ts";
+import { DocklensError, type ErrorBody } from "../core/errors.ts";
 import { inspectImage } from "../core/images.ts";
+import { toJsonText } from "../core/json.ts";
 import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses } from "../core/processes.ts";
@@ -47,12 +49,15 @@ export type Views = typeof import("./tables.ts") & typeof import("./views.ts");
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
  * or a table for people. A result that is a stream (logs `--follow`, stats `--stream`, attach)
  * prints item by item, NDJSON with `--json`, until it ends or Ctrl-C, which closes the engine
- * stream before docklens exits. Errors propagate to `main`, which owns messages and exit codes.
+ * stream before docklens exits. Errors propagate to `main`, which owns messages and exit codes;
+ * `failure` names an error a result carries (an engine that failed inside a body that is still
+ * printed), which then fails the command too. A view that renders nothing prints nothing.
  */
 export async function run<T>(
   options: CommandOptions,
   query: (lib: Core, coreOptions: CoreOptions) => Promise<T | AsyncGenerator<T>> | T,
   render: (views: Views, result: T, colors: ChalkInstance) => string,
+  failure?: (result: T) => ErrorBody | undefined,
 ): Promise<void> {
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
   const controller = new AbortController();
@@ -63,9 +68,17 @@ export async function run<T>(
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const views = options.json ? undefined : ({ ...(await import("./tables.ts")), ...(await import("./views.ts")) } as Views);
     const colors = views?.createColors();
-    const print = (item: T, pretty: boolean) =>
-      process.stdout.write(views ? `${render(views, item, colors!)}\n` : `${JSON.stringify(item, null, pretty && process.stdout.isTTY ? 2 : undefined)}\n`);
-    if (!isStream(result)) return void print(result, true);
+    const print = (item: T, whole: boolean) => {
+      const text = views ? render(views, item, colors!) : toJsonText(item, whole && process.stdout.isTTY ? 2 : undefined);
+      // A whole result that renders nothing (an empty log) prints nothing; a streamed blank line is a line.
+      if (text || !whole) process.stdout.write(`${text}\n`);
+    };
+    if (!isStream(result)) {
+      print(result, true);
+      const error = failure?.(result);
+      if (error) throw new DocklensError(error.code, error.message);
+      return;
+    }
     process.once("SIGINT", stop).once("SIGTERM", stop);
     for await (const item of result) print(item, false);
   } finally {

@@ -68,7 +68,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   // A second signal while draining stops at once.
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
-  if (!options.quiet) process.stderr.write(`docklens: ${signal}: finishing in-flight requests\n`);
+  if (!options.quiet) {
+    const message = "finishing in-flight requests";
+    process.stderr.write(options.json ? `${JSON.stringify({ time: new Date().toISOString(), signal, message })}\n` : `docklens: ${signal}: ${message}\n`);
+  }
   const timer = setTimeout(() => process.exit(0), DRAIN_MS);
   timer.unref();
   // Streams never finish by themselves: end them, so that only finite requests are waited for.

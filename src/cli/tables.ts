@@ -1,12 +1,18 @@
 import type { ChalkInstance } from "chalk";
 import type { ClusterRecord, ContainerItem, ListDetailRoutesResult, ListProcessesResult, StatsSample, VolumeItem } from "../index.ts";
 import type Dockerode from "dockerode";
-import { formatBytes, formatLabels, renderTable, shortId, timeAgo, truncate } from "./format.ts";
+import { formatBytes, formatHostPort, formatLabels, renderTable, shortId, timeAgo, truncate } from "./format.ts";
 
 export { createColors } from "./format.ts";
 
-/** Colour a container state the way an operator reads it: green up, red failed, yellow in between. */
+/**
+ * Colour a container state the way an operator reads it: green up, red failed or unhealthy,
+ * yellow in between (paused, restarting, created, health still starting). `text` is the status
+ * as docker words it (`Up 3 minutes (unhealthy)`), which is where health shows.
+ */
 export function colorState(state: string, text: string, colors: ChalkInstance, exitCode?: number): string {
+  if (/\(unhealthy\)/.test(text)) return colors.red(text);
+  if (/\(health: starting\)|\(Paused\)/.test(text)) return colors.yellow(text);
   if (state === "running") return colors.green(text);
   if (state === "paused" || state === "restarting" || state === "created") return colors.yellow(text);
   if (state === "dead" || (state === "exited" && exitCode !== 0)) return colors.red(text);
@@ -20,7 +26,7 @@ export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance):
     return [
       String(cluster.id),
       cluster.fullname,
-      cluster.port ? `${cluster.host}:${cluster.port}` : cluster.host,
+      formatHostPort(cluster.host, cluster.port),
       cluster.error ? colors.red(cluster.error.code) : colors.green("up"),
       info.ServerVersion ?? "",
       cluster.error ? "" : `${info.Containers ?? 0} (${info.ContainersRunning ?? 0} running)`,
@@ -33,14 +39,50 @@ export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance):
   return [table, ...errors].join("\n");
 }
 
-/** Ports as `docker ps` prints them: `0.0.0.0:8080->80/tcp, 443/tcp`. */
-export function formatPorts(ports: Dockerode.Port[]): string {
-  const seen = new Set<string>();
-  for (const port of ports) {
-    const host = port.PublicPort ? `${port.IP ?? ""}${port.IP ? ":" : ""}${port.PublicPort}->` : "";
-    seen.add(`${host}${port.PrivatePort}/${port.Type}`);
+/** A port as the container list shows it; container detail's ports are turned into these. */
+export type PortItem = Pick<Dockerode.Port, "PrivatePort" | "Type"> & { IP?: string; PublicPort?: number };
+
+/**
+ * Ports as `docker ps` prints them, by the docker CLI's own rules (`DisplayablePorts`), so the
+ * column reads the same as docker's and never changes between runs (the engine lists ports in no
+ * stable order): sorted by private port, host address, public port and protocol; runs of
+ * consecutive ports as ranges (`8000-8002/tcp`); ports published elsewhere than their own number
+ * (`127.0.0.1:18080->8080/tcp`) last.
+ */
+export function formatPorts(ports: PortItem[]): string {
+  const unique = [...new Map(ports.map((port) => [`${port.IP}|${port.PrivatePort}|${port.PublicPort}|${port.Type}`, port])).values()];
+  const sorted = unique.sort(
+    (a, b) => a.PrivatePort - b.PrivatePort || compare(a.IP ?? "", b.IP ?? "") || (a.PublicPort ?? 0) - (b.PublicPort ?? 0) || compare(a.Type, b.Type),
+  );
+  const groups = new Map<string, { first: number; last: number }>();
+  const ranges: string[] = [];
+  const mappings: string[] = [];
+  const range = (key: string, { first, last }: { first: number; last: number }) => {
+    const [ip, type] = key.includes("/") ? (key.split("/") as [string, string]) : ["", key];
+    const span = first === last ? `${first}` : `${first}-${last}`;
+    return `${ip ? `${ip}:${span}->${span}` : span}/${type}`;
+  };
+  for (const port of sorted) {
+    if (port.IP && port.PublicPort !== port.PrivatePort) {
+      const host = port.IP.includes(":") ? `[${port.IP}]` : port.IP;
+      mappings.push(`${host}:${port.PublicPort}->${port.PrivatePort}/${port.Type}`);
+      continue;
+    }
+    const key = port.IP ? `${port.IP}/${port.Type}` : port.Type;
+    const group = groups.get(key);
+    if (!group) groups.set(key, { first: port.PrivatePort, last: port.PrivatePort });
+    else if (port.PrivatePort === group.last + 1) group.last = port.PrivatePort;
+    else {
+      // A gap ends the run; the group keeps its place, in the order the groups began, as docker's does.
+      ranges.push(range(key, group));
+      Object.assign(group, { first: port.PrivatePort, last: port.PrivatePort });
+    }
   }
-  return [...seen].join(", ");
+  return [...ranges, ...[...groups].map(([key, group]) => range(key, group)), ...mappings].join(", ");
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `docklens containers`: the columns of `docker ps`. */

@@ -1,8 +1,8 @@
 import type { ChalkInstance } from "chalk";
 import type Dockerode from "dockerode";
 import type { AttachLine, InspectClusterResult, InspectContainerResult, InspectImageResult, OutputLine, VolumeItem } from "../index.ts";
-import { formatBytes, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
-import { colorState } from "./tables.ts";
+import { formatBytes, formatHostPort, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
+import { colorState, formatPorts, type PortItem } from "./tables.ts";
 
 /** `docklens detail cluster`: the cluster record and the essentials of its engine. */
 export function clusterDetail(result: InspectClusterResult, colors: ChalkInstance): string {
@@ -11,9 +11,10 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
   return renderFields(
     [
       ["Cluster", `${cluster.fullname} (id ${cluster.id})`],
-      ["Endpoint", cluster.port ? `${cluster.protocol}://${cluster.host}:${cluster.port}` : `${cluster.protocol}://${cluster.host.replace(/^unix:\/\//, "")}`],
+      ["Endpoint", `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`],
       ["TLS", cluster.tls ? "yes" : "no"],
-      ["State", error ? colors.red(`${error.code}: ${error.message}`) : colors.green("up")],
+      // The message goes to stderr, where every failing command says why.
+      ["State", error ? colors.red(error.code) : colors.green("up")],
       ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
       ["OS", info.OperatingSystem === undefined ? undefined : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`],
       ["CPUs", info.NCPU === undefined ? undefined : String(info.NCPU)],
@@ -32,12 +33,6 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
 export function containerDetail(detail: InspectContainerResult, colors: ChalkInstance, now = Date.now()): string {
   const state = detail.State;
   const networks = Object.entries(detail.NetworkSettings?.Networks ?? {}).map(([name, net]) => `${name}: ${net.IPAddress || "no address"}${net.MacAddress ? ` (${net.MacAddress})` : ""}`);
-  const ports = Object.keys(detail.Config?.ExposedPorts ?? {});
-  const stateText = state.Running
-    ? `Up ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}`
-    : state.Status === "exited"
-      ? `Exited (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}`
-      : state.Status.charAt(0).toUpperCase() + state.Status.slice(1);
   return renderFields(
     [
       ["Name", detail.Name.replace(/^\//, "")],
@@ -45,18 +40,52 @@ export function containerDetail(detail: InspectContainerResult, colors: ChalkIns
       ["Image", `${detail.Config?.Image ?? ""} (${shortId(detail.Image)})`],
       ["Command", [detail.Path, ...(detail.Args ?? [])].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(" ")],
       ["Created", `${detail.Created} (${timeAgo(detail.Created, now)})`],
-      ["State", colorState(state.Status, stateText, colors, state.ExitCode)],
+      ["State", colorState(state.Status, stateText(state, now), colors, state.ExitCode)],
+      ["Health", healthText(state.Health)],
       ["Error", state.Error || undefined],
       ["OOM killed", state.OOMKilled ? colors.red("yes") : undefined],
       ["Restart", detail.HostConfig?.RestartPolicy?.Name || undefined],
       ["Networks", networks.join("\n") || undefined],
-      ["Ports", ports.join(", ") || undefined],
+      ["Ports", formatPorts(containerPorts(detail)) || undefined],
       ["Mounts", (detail.Mounts ?? []).map((mount) => `${mount.Name ?? mount.Source} → ${mount.Destination}${mount.RW ? "" : " (ro)"}`).join("\n") || undefined],
       ["Labels", Object.entries(detail.Config?.Labels ?? {}).map(([k, v]) => `${k}=${v}`).join("\n") || undefined],
       ["Env", (detail.Config?.Env ?? []).join("\n") || undefined],
     ],
     colors,
   );
+}
+
+type ContainerState = InspectContainerResult["State"] & { Health?: { Status: string; FailingStreak?: number; Log?: Array<{ ExitCode: number; Output: string }> | null } };
+
+/** The state as `docker ps` words it: `Up 3 minutes (unhealthy)`, `Up 17 minutes (Paused)`, `Exited (3) 2 hours ago`. */
+function stateText(state: ContainerState, now: number): string {
+  if (state.Running) {
+    const health = state.Health?.Status === "starting" ? " (health: starting)" : state.Health?.Status && state.Health.Status !== "none" ? ` (${state.Health.Status})` : "";
+    return `Up ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}${state.Paused ? " (Paused)" : health}`;
+  }
+  if (state.Status === "exited") return `Exited (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}`;
+  return state.Status.charAt(0).toUpperCase() + state.Status.slice(1);
+}
+
+/** Health as `docker inspect` holds it: the status, the failing streak, and the last probe's output on failure. */
+function healthText(health: ContainerState["Health"]): string | undefined {
+  if (!health?.Status || health.Status === "none") return undefined;
+  const last = health.Log?.at(-1);
+  const streak = health.FailingStreak ? `, ${health.FailingStreak} failing probe${health.FailingStreak === 1 ? "" : "s"} in a row` : "";
+  const probe = last && last.ExitCode !== 0 ? `\nlast probe: exit ${last.ExitCode}${last.Output.trim() ? `: ${last.Output.trim().slice(0, 400)}` : ""}` : "";
+  return `${health.Status}${streak}${probe}`;
+}
+
+/** Published ports from `NetworkSettings.Ports`, and exposed ones that are not published. */
+function containerPorts(detail: InspectContainerResult): PortItem[] {
+  const published = (detail.NetworkSettings as { Ports?: Record<string, Array<{ HostIp: string; HostPort: string }> | null> } | undefined)?.Ports ?? {};
+  const keys = new Set([...Object.keys(published), ...Object.keys(detail.Config?.ExposedPorts ?? {})]);
+  return [...keys].flatMap((key) => {
+    const [port, type = "tcp"] = key.split("/");
+    const item = { PrivatePort: Number(port), Type: type };
+    const bindings = published[key] ?? [];
+    return bindings.length ? bindings.map((binding) => ({ ...item, IP: binding.HostIp, PublicPort: Number(binding.HostPort) })) : [item];
+  });
 }
 
 /** `docklens detail image`: what `docker image inspect` says, in brief. */

@@ -12,11 +12,11 @@ export interface AttachLine {
 /**
  * The live output of a running container, read-only (D8): stdout and stderr only, never stdin,
  * never a TTY resize, never the engine's websocket. It ends when the container stops,
- * `options.signal` aborts or the consumer stops. A stopped container is `CONTAINER_NOT_RUNNING`
- * (the engine itself would wait for it to start).
+ * `options.signal` aborts or the consumer stops. A stopped or paused container is
+ * `CONTAINER_NOT_RUNNING` (the engine itself would wait for a stopped one to start).
  */
 export async function attachContainer(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<AttachLine>> {
-  const target = await findContainer(input, { ...options, running: true });
+  const target = await findContainer(input, { ...options, running: true, unpaused: true });
   const chunks = await openEngineStream(
     target.cluster,
     (docker, signal) => docker.getContainer(target.id).attach({ stream: true, stdin: false, stdout: true, stderr: true, logs: false, abortSignal: signal }),

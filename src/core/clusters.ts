@@ -1,4 +1,5 @@
 import type { ClusterConfig } from "./config.ts";
+import { endpointHost } from "./endpoint.ts";
 import { callEngine, dialEngine, expectBody, translateEngineError } from "./engine.ts";
 import type { ErrorBody } from "./errors.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";
@@ -60,14 +61,14 @@ export async function inspectCluster(ref: string, options: CoreOptions): Promise
   };
 }
 
-/** The record fields of D2; never key material or key paths. */
+/** The record fields of D2 (`host` the host name, IP or socket path); never key material or key paths. */
 function clusterFields(cluster: ClusterConfig) {
   return {
     id: cluster.id,
     name: cluster.name,
     fullname: cluster.icon ? `${cluster.icon} ${cluster.name}` : cluster.name,
     icon: cluster.icon,
-    host: cluster.host,
+    host: endpointHost(cluster),
     port: cluster.port,
   };
 }
@@ -78,7 +79,7 @@ async function readDockerInfo(cluster: ClusterConfig, options: CoreOptions): Pro
     const docker = await callEngine(
       cluster,
       async (engine, signal) => {
-        const [infoBody, volumes] = await Promise.all([dialEngine(engine, "/info", signal), engine.listVolumes({ abortSignal: signal })]);
+        const [infoBody, volumes] = await Promise.all([dialEngine(engine, "/info", signal), dialEngine(engine, "/volumes", signal)]);
         const volumeList = expectBody<{ Volumes?: unknown[] | null }>(volumes, "object", cluster).Volumes;
         return { ...expectBody<DockerInfo>(infoBody, "object", cluster), Volumes: volumeList?.length ?? 0 };
       },

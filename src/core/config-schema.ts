@@ -1,7 +1,9 @@
+import leven from "leven";
 import { z } from "zod";
 import { DEFAULT_TUNING, toClusterConfig, type DocklensConfig } from "./config.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "./errors.ts";
+import { checkKeyFiles } from "./key-files.ts";
 import { NAME_PATTERN } from "./names.ts";
 
 const integer = (what: string) =>
@@ -19,7 +21,7 @@ const clusterSchema = z
     id: integer("an integer").min(1, "expected a positive integer").optional(),
     name: text
       .regex(NAME_PATTERN, "expected letters, digits, '_', '.' or '-', starting with a letter or digit")
-      .refine((name) => !/^\d+$/.test(name), "must not be made only of digits (those are ids, D1)"),
+      .refine((name) => !/^\d+$/.test(name), "must not be made only of digits: a reference made of digits means a cluster id"),
     icon: text.max(16, "expected at most 16 characters").optional(),
     host: text.min(1, "required"),
     port: integer("an integer").min(1, "expected a port from 1 to 65535").max(65535, "expected a port from 1 to 65535").optional(),
@@ -61,14 +63,28 @@ export type DocklensConfigInput = z.input<typeof configSchema>;
  * naming `source` and the first bad field, e.g. `clusters[1].port: expected an integer`.
  */
 export function normalizeConfig(input: unknown, source: string | null): DocklensConfig {
+  const fail = (path: ReadonlyArray<PropertyKey>, message: string): never => {
+    const where = formatPath(path);
+    throw new DocklensError("INVALID_CONFIG", `invalid config ${source ?? ""}: ${where ? `${where}: ` : ""}${message}`);
+  };
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = formatPath(issue.path);
-    const message = issue.code === "unrecognized_keys" ? `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}` : issue.message;
-    throw new DocklensError("INVALID_CONFIG", `invalid config ${source ?? ""}: ${where ? `${where}: ` : ""}${message}`);
+    // A misspelt key explains the "required" beside it: report it first, with the key meant.
+    const issues = parsed.error.issues;
+    const issue = issues.find((candidate) => candidate.code === "unrecognized_keys") ?? issues[0]!;
+    if (issue.code !== "unrecognized_keys") return fail(issue.path, issue.message);
+    const known = Object.keys(shapeAt(issue.path));
+    const unknown = issue.keys.map((key) => {
+      const meant = suggest(key, known);
+      return `unknown key ${JSON.stringify(key)}${meant ? ` (did you mean ${JSON.stringify(meant)}?)` : ""}`;
+    });
+    return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets } = parsed.data;
+  clusters.forEach((cluster, index) => {
+    const problem = checkKeyFiles(cluster);
+    if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
+  });
   return {
     source,
     showSecrets: showSecrets ?? false,
@@ -76,6 +92,26 @@ export function normalizeConfig(input: unknown, source: string | null): Docklens
       toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), { ...DEFAULT_TUNING, ...defaults }),
     ),
   };
+}
+
+/** The keys the config allows at `path` (an object inside it), read from the schema itself. */
+function shapeAt(path: ReadonlyArray<PropertyKey>): Record<string, unknown> {
+  let schema: z.ZodType = configSchema;
+  for (const part of path) {
+    if (schema instanceof z.ZodOptional) schema = schema.unwrap() as z.ZodType;
+    if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
+    else if (schema instanceof z.ZodObject) schema = schema.shape[String(part)] as z.ZodType;
+  }
+  if (schema instanceof z.ZodOptional) schema = schema.unwrap() as z.ZodType;
+  return schema instanceof z.ZodObject ? schema.shape : {};
+}
+
+/** The known key closest to a misspelt one, if it is close enough to be what was meant. */
+function suggest(key: string, known: string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const ranked = known.map((name) => ({ name, distance: leven(lower, name.toLowerCase()) })).sort((a, b) => a.distance - b.distance);
+  const best = ranked[0];
+  return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.name : undefined;
 }
 
 /** `["clusters", 1, "port"]` → `clusters[1].port`. */

@@ -66,7 +66,7 @@ export const SEARCH_PLACES = [
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<DocklensConfig> {
   const env = options.env ?? process.env;
   const explicit = options.configPath ?? (env.DOCKLENS_CONFIG || undefined);
-  if (!explicit && !mayFindConfig(options.cwd ?? process.cwd(), SEARCH_PLACES, "docklens")) return embeddedConfig(env);
+  if (!explicit && !mayFindConfig(options.cwd ?? process.cwd(), SEARCH_PLACES, "docklens")) return await embeddedConfig(env);
   const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
   // Each loader tags its failure with the file, so that a broken file found by the search is named.
   const loaders = Object.fromEntries(
@@ -88,7 +88,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
   } catch (error) {
     throw new DocklensError("INVALID_CONFIG", readFailure(error, explicit ? resolve(options.cwd ?? "", explicit) : undefined));
   }
-  if (!found) return embeddedConfig(env);
+  if (!found) return await embeddedConfig(env);
   if (found.isEmpty) throw new DocklensError("INVALID_CONFIG", `invalid config ${found.filepath}: the file is empty`);
   // The schema library loads only when there is a file to check: `npx docklens` on the
   // embedded default starts without it.
@@ -97,10 +97,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
 }
 
 /** The embedded default (D11): one cluster `local`, as the docker CLI would reach it. */
-function embeddedConfig(env: NodeJS.ProcessEnv): DocklensConfig {
+async function embeddedConfig(env: NodeJS.ProcessEnv): Promise<DocklensConfig> {
   const host = env.DOCKER_HOST || "/var/run/docker.sock";
   const certPath = env.DOCKER_TLS_VERIFY && env.DOCKER_CERT_PATH;
   const tls = certPath ? { ca: `${certPath}/ca.pem`, cert: `${certPath}/cert.pem`, key: `${certPath}/key.pem` } : undefined;
+  if (tls) {
+    // Loaded only for TLS: node:crypto is not on the path of a plain CLI run.
+    const problem = (await import("./key-files.ts")).checkKeyFiles({ tls });
+    if (problem) throw new DocklensError("INVALID_CONFIG", `DOCKER_CERT_PATH: ${problem.field.replace("tls.", "")}.pem: ${problem.message}`);
+  }
   let endpoint: Endpoint;
   try {
     endpoint = parseEndpoint(host, undefined, tls !== undefined);

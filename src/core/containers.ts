@@ -1,7 +1,7 @@
 import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./config.ts";
-import { callEngine, expectBody, type StatusErrors } from "./engine.ts";
-import { DocklensError } from "./errors.ts";
+import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
+import { DocklensError, isDocklensError } from "./errors.ts";
 import { checkName } from "./names.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
@@ -25,7 +25,7 @@ export async function listContainers(cluster: string, options: CoreOptions): Pro
   return callEngine(
     config,
     async (docker, signal) => {
-      const containers = expectBody<Dockerode.ContainerInfo[]>(await docker.listContainers({ all: true, abortSignal: signal }), "array", config).map(toContainerItem);
+      const containers = expectBody<Dockerode.ContainerInfo[]>(await dialEngine(docker, "/containers/json", signal, { query: { all: true } }), "array", config).map(toContainerItem);
       return { containers, running: containers.filter((container) => container.State === "running") };
     },
     { ...options, read: "containers" },
@@ -68,23 +68,50 @@ export interface ContainerTarget {
   /** Output of a TTY container is not multiplexed. */
   tty: boolean;
   running: boolean;
+  /** A paused container is running but frozen: attach is refused, top and stats still work. */
+  paused: boolean;
   statuses: StatusErrors;
 }
 
-/** Find one container (D6); throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with `running: true`. */
-export async function findContainer(input: InspectContainerInput, options: CoreOptions & { running?: boolean }): Promise<ContainerTarget> {
+/**
+ * Find one container (D6); throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with
+ * `running: true` when it is stopped (or, with `unpaused: true` too, paused).
+ */
+export async function findContainer(input: InspectContainerInput, options: CoreOptions & { running?: boolean; unpaused?: boolean }): Promise<ContainerTarget> {
   const { cluster, statuses, detail } = await inspectRaw(input, options);
   const running = Boolean(detail.State?.Running);
+  const paused = Boolean(detail.State?.Paused);
   if (options.running && !running) throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message);
-  return { cluster, id: detail.Id, tty: Boolean(detail.Config?.Tty), running, statuses };
+  if (options.unpaused && paused) throw new DocklensError("CONTAINER_NOT_RUNNING", `container ${JSON.stringify(input.name)} of cluster "${cluster.name}" is paused`);
+  return { cluster, id: detail.Id, tty: Boolean(detail.Config?.Tty), running, paused, statuses };
 }
 
 async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
   const cluster = resolveCluster(input.cluster, options);
   const name = checkName("container", input.name);
   const statuses = containerStatuses(input.name, cluster);
-  const body = await callEngine(cluster, (docker, signal) => docker.getContainer(name).inspect({ abortSignal: signal }), { ...options, statuses, read: `container:${name}` });
-  return { cluster, statuses, detail: expectBody<InspectContainerResult>(body, "object", cluster) };
+  try {
+    const body = await callEngine(cluster, (docker, signal) => dialEngine(docker, `/containers/${name}/json`, signal), { ...options, statuses, read: `container:${name}` });
+    return { cluster, statuses, detail: expectBody<InspectContainerResult>(body, "object", cluster) };
+  } catch (error) {
+    if (isDocklensError(error) && error.code === "AMBIGUOUS_NAME") throw await ambiguous(input.name, cluster, options);
+    throw error;
+  }
+}
+
+/** Shown at most of the containers an ambiguous prefix matches. */
+const MAX_CANDIDATES = 5;
+
+/** `AMBIGUOUS_NAME` naming the containers whose ids start with `prefix`, so the user can pick one. */
+async function ambiguous(prefix: string, cluster: ClusterConfig, options: CoreOptions): Promise<DocklensError> {
+  const { containers } = await listContainers(String(cluster.id), options);
+  const matches = containers.filter((container) => container.Id.startsWith(prefix));
+  const shown = matches.slice(0, MAX_CANDIDATES).map((container) => `${container.Id.slice(0, 12)} (${container.Names[0]?.replace(/^\//, "") ?? "no name"})`);
+  const more = matches.length > MAX_CANDIDATES ? ` and ${matches.length - MAX_CANDIDATES} more` : "";
+  return new DocklensError(
+    "AMBIGUOUS_NAME",
+    `container id prefix ${JSON.stringify(prefix)} matches ${matches.length} containers of cluster "${cluster.name}": ${shown.join(", ")}${more}; give more of the id or the name`,
+  );
 }
 
 /** What the engine's 404 and 409 mean for calls about one container. */

@@ -17,15 +17,16 @@ const BARE_HOST = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+|[0-9a-fA-F:]+)$/;
 
 /**
  * Parse a cluster's `host` (`/path.sock`, `unix:///path.sock`, `tcp://h:p`, `ssh://user@h`,
- * or a bare host name or IP) into an endpoint. `port` wins over a default but not over a port
- * written in the URL. Throws an Error whose message says what is wrong with `host`.
+ * or a bare host name or IP) into an endpoint. `port` wins over a default; a `port` beside a
+ * socket path, or beside a URL that names another port, is an error rather than ignored.
+ * Throws an Error whose message says what is wrong with `host`.
  */
 export function parseEndpoint(host: string, port?: number, tls = false): Endpoint {
   const defaultPort = tls ? 2376 : 2375;
-  if (host.startsWith("/")) return { protocol: "unix", socketPath: host, port: 0 };
-  if (host.startsWith("unix://")) {
-    const socketPath = host.slice("unix://".length);
+  if (host.startsWith("/") || host.startsWith("unix://")) {
+    const socketPath = host.startsWith("/") ? host : host.slice("unix://".length);
     if (!socketPath.startsWith("/")) throw new Error("expected an absolute socket path after unix://");
+    if (port !== undefined) throw new Error(`a socket path takes no port, but port ${port} is set beside it`);
     return { protocol: "unix", socketPath, port: 0 };
   }
   if (BARE_HOST.test(host)) {
@@ -41,6 +42,9 @@ export function parseEndpoint(host: string, port?: number, tls = false): Endpoin
     throw new Error(`unsupported engine address ${JSON.stringify(host)}`);
   }
   const urlPort = url.port ? Number(url.port) : undefined;
+  if (urlPort !== undefined && port !== undefined && urlPort !== port) {
+    throw new Error(`the URL names port ${urlPort} but port ${port} is set beside it: keep one`);
+  }
   if (url.protocol === "ssh:") {
     return {
       protocol: "ssh",
@@ -59,6 +63,11 @@ export function parseEndpoint(host: string, port?: number, tls = false): Endpoin
 
 function unbracket(hostname: string): string {
   return hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+}
+
+/** Where the engine is, as cluster records show it: the socket path, or the host name or IP. */
+export function endpointHost(endpoint: Endpoint): string {
+  return endpoint.protocol === "unix" ? endpoint.socketPath! : endpoint.hostname!;
 }
 
 /** The endpoint as a URL-like string for messages: `unix:///run/docker.sock`, `http://h:2375`. */

@@ -1,8 +1,10 @@
 import { readFile } from "node:fs/promises";
+import type { IncomingMessage } from "node:http";
 import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./config.ts";
 import { describeEndpoint } from "./endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
+import { parseEngineJson } from "./json.ts";
 import type { CoreOptions, EnginePurpose } from "./registry.ts";
 
 /**
@@ -107,20 +109,39 @@ async function withDeadline<T>(cluster: ClusterConfig, caller: AbortSignal | und
   }
 }
 
+/** Every HTTP status, so that docker-modem hands docklens the body of any answer to read itself. */
+const ANY_STATUS = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [index + 100, true]));
+
 /**
- * A GET through dockerode's modem with the abort signal wired. For calls whose dockerode method
- * drops the signal (image and network inspect do), takes it without @types/dockerode declaring
- * it (info, stats), or answers in a form docklens cannot use (unfollowed logs come back parsed as
- * JSON when they happen to be). `stream` returns the body as a stream; otherwise the parsed
- * JSON. `path` holds only names already checked and encoded.
+ * A GET through dockerode's modem, the one way docklens asks an engine for something: with the
+ * abort signal wired (some dockerode methods drop it), and the body read by docklens itself, so
+ * that JSON is parsed with 64-bit integers kept exact ({@link parseEngineJson}). `stream`
+ * returns the body as a stream once the engine answered 200; otherwise the parsed JSON. Any
+ * other status throws `{ statusCode, json }` for {@link translateEngineError}. `path` holds only
+ * names already checked and encoded.
  */
-export function dialEngine(docker: Dockerode, path: string, signal: AbortSignal, options: { query?: object; stream?: boolean } = {}): Promise<unknown> {
-  return new Promise((resolve, reject) => {
+export async function dialEngine(docker: Dockerode, path: string, signal: AbortSignal, options: { query?: object; stream?: boolean } = {}): Promise<unknown> {
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
     docker.modem.dial(
-      { path: `${path}?`, method: "GET", options: { ...options.query }, isStream: options.stream ?? false, abortSignal: signal, statusCodes: { 200: true, 404: "not found", 409: "conflict", 500: "server error" } },
-      (error: unknown, body: unknown) => (error ? reject(error) : resolve(body)),
+      { path: `${path}?`, method: "GET", options: { ...options.query }, isStream: true, abortSignal: signal, statusCodes: ANY_STATUS },
+      (error: unknown, body: unknown) => (error ? reject(error) : resolve(body as IncomingMessage)),
     );
   });
+  if (options.stream && response.statusCode === 200) return response;
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (response.statusCode === 200) return parseBody(text);
+  throw Object.assign(new Error(`the engine answered ${response.statusCode}`), { statusCode: response.statusCode, json: parseBody(text) });
+}
+
+/** JSON when it is JSON; else the text, for {@link expectBody} to refuse. */
+function parseBody(text: string): unknown {
+  try {
+    return parseEngineJson(text);
+  } catch {
+    return text;
+  }
 }
 
 const UNREACHABLE: Record<string, string> = {
@@ -136,6 +157,9 @@ const UNREACHABLE: Record<string, string> = {
   ETIMEDOUT: "connection timed out",
 };
 
+/** The engine's words for an id prefix shared by several containers, images or networks. */
+const AMBIGUOUS = /multiple IDs found with provided prefix|is ambiguous \(\d+ matches found/i;
+
 /** Translate an error of an engine call into the codes of D10; the one place that does. */
 export function translateEngineError(
   error: unknown,
@@ -148,9 +172,12 @@ export function translateEngineError(
   const err = error as { name?: string; code?: string; statusCode?: number; json?: unknown; message?: string; level?: string };
   if (err?.name === "AbortError") return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
   if (typeof err?.statusCode === "number") {
+    const message = engineMessage(err.json) ?? "no message";
+    // The user's id prefix matches several items: older engines answer 500, newer 400.
+    if (AMBIGUOUS.test(message)) return new DocklensError("AMBIGUOUS_NAME", `${where} found several items for one name: ${message}`);
     const meaning = context.statuses?.[err.statusCode];
     if (meaning) return new DocklensError(meaning.code, meaning.message);
-    return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${engineMessage(err.json) ?? "no message"}`);
+    return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${message}`);
   }
   const code = err?.code ?? "";
   const reason =

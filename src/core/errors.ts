@@ -1,6 +1,8 @@
 /**
- * Error codes of decisions D10, plus two of docklens's own: `INVALID_CONFIG`, which only the CLI
- * and `serve` start-up report, and `INTERNAL_ERROR`, a bug in docklens (never a stack trace).
+ * Error codes of decisions D10, plus docklens's own: `INVALID_CONFIG`, which only the CLI and
+ * `serve` start-up report; `AMBIGUOUS_NAME`, an id prefix that several items share;
+ * `SHUTTING_DOWN`, the closing line of a stream that `serve` ended as it stopped; and
+ * `INTERNAL_ERROR`, a bug in docklens (never a stack trace).
  */
 export type ErrorCode =
   | "INVALID_NAME"
@@ -15,9 +17,11 @@ export type ErrorCode =
   | "ROUTE_NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "CONTAINER_NOT_RUNNING"
+  | "AMBIGUOUS_NAME"
   | "ENGINE_UNREACHABLE"
   | "ENGINE_ERROR"
   | "ENGINE_TIMEOUT"
+  | "SHUTTING_DOWN"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -33,9 +37,11 @@ const STATUS: Record<ErrorCode, number> = {
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONTAINER_NOT_RUNNING: 409,
+  AMBIGUOUS_NAME: 409,
   ENGINE_UNREACHABLE: 502,
   ENGINE_ERROR: 502,
   ENGINE_TIMEOUT: 504,
+  SHUTTING_DOWN: 503,
   INTERNAL_ERROR: 500,
 };
 
@@ -60,12 +66,18 @@ export interface ErrorBody {
 export class DocklensError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /**
+   * The query parameter an `INVALID_QUERY` is about, when the message starts with its name
+   * (`tail: expected…`): the CLI names its own flag instead (`--tail: expected…`).
+   */
+  readonly param: string | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, options: { param?: string } = {}) {
     super(message);
     this.name = "DocklensError";
     this.code = code;
     this.status = statusOf(code);
+    this.param = options.param;
   }
 
   /** The JSON shape of D10, without the `{ error }` wrapper. */

@@ -4,7 +4,7 @@ import { findContainer, type ContainerTarget, type InspectContainerInput } from 
 import { callEngine, dialEngine } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { decodeOutput, type OutputLine } from "./output.ts";
-import { checkQueryNames, parseBoolean, parseChoice, parseTime, type QueryInput } from "./query.ts";
+import { checkQueryNames, invalidQuery, parseBoolean, parseChoice, parseTime, type QueryInput } from "./query.ts";
 import { DocklensError } from "./errors.ts";
 import type { CoreOptions } from "./registry.ts";
 
@@ -44,13 +44,15 @@ export interface ReadLogsResult {
 }
 
 const DEFAULT_TAIL = 100;
+/** A number of lines, or `all`. */
+export const TAIL = /^(\d{1,9}|all)$/;
 const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"] as const;
 
 /** Check the query of `.../logs` (D8); anything malformed or unknown is `INVALID_QUERY`. */
 export function parseLogsQuery(query: QueryInput, now: number = Date.now()): LogsQuery {
   checkQueryNames(query, QUERY_NAMES);
   const { tail = String(DEFAULT_TAIL), since, until } = query;
-  if (tail !== "all" && !/^\d{1,9}$/.test(tail)) throw new DocklensError("INVALID_QUERY", `tail: expected a number of lines or "all", got ${JSON.stringify(tail.slice(0, 40))}`);
+  if (!TAIL.test(tail)) invalidQuery("tail", `expected a number of lines or "all", got ${JSON.stringify(tail.slice(0, 40))}`);
   return {
     tail: tail === "all" ? "all" : Number(tail),
     ...(since !== undefined ? { since: parseTime("since", since, now) } : {}),

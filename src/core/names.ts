@@ -3,7 +3,7 @@ import { DocklensError } from "./errors.ts";
 /** Names of clusters, containers, volumes and networks (D7). */
 export const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 /** Longest name accepted; engines cap names well below this. */
-const MAX_NAME_LENGTH = 255;
+export const MAX_NAME_LENGTH = 255;
 
 /** What a name names, for error messages. */
 export type NameKind = "cluster" | "container" | "volume" | "network";
@@ -29,6 +29,8 @@ const TAG = "[\\w][\\w.-]{0,127}";
 const DIGEST = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
 const REFERENCE = new RegExp(`^(?:${DOMAIN}/)?${COMPONENT}(?:/${COMPONENT})*(?::${TAG})?(?:@${DIGEST})?$`);
 const IMAGE_ID = /^(?:sha256:)?[a-f0-9]{1,64}$/;
+/** What {@link checkImageReference} accepts, as one pattern (for documents that describe it). */
+export const IMAGE_REFERENCE_PATTERN = new RegExp(`${IMAGE_ID.source}|${REFERENCE.source}`);
 
 /**
  * Check an image reference before any engine call (D7): `busybox`, `local/busybox:1`,

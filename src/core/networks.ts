@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody } from "./engine.ts";
+import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 import { byName } from "./volumes.ts";
@@ -17,7 +17,7 @@ export async function listNetworks(cluster: string, options: CoreOptions): Promi
   const config = resolveCluster(cluster, options);
   return callEngine(
     config,
-    async (docker, signal) => ({ networks: expectBody<Dockerode.NetworkInspectInfo[]>(await docker.listNetworks({ abortSignal: signal }), "array", config).sort(byName) }),
+    async (docker, signal) => ({ networks: expectBody<Dockerode.NetworkInspectInfo[]>(await dialEngine(docker, "/networks", signal), "array", config).sort(byName) }),
     { ...options, read: "networks" },
   );
 }

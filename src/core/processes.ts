@@ -1,6 +1,6 @@
 import { findContainer, type InspectContainerInput } from "./containers.ts";
-import { callEngine, expectBody } from "./engine.ts";
-import { DocklensError } from "./errors.ts";
+import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import { invalidQuery } from "./query.ts";
 import type { CoreOptions } from "./registry.ts";
 
 /** Body of `.../process` (D8): the engine's top. */
@@ -16,14 +16,14 @@ export interface ListProcessesOptions extends CoreOptions {
 }
 
 /** ps options and field lists (`-ef`, `aux`, `-o pid,comm`); nothing a shell would read. */
-const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
+export const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
 
 /** The processes of a running container (D8); a stopped one is `CONTAINER_NOT_RUNNING`. */
 export async function listProcesses(input: InspectContainerInput, options: ListProcessesOptions): Promise<ListProcessesResult> {
   const psArgs = options.psArgs ?? "-ef";
-  if (!PS_ARGS.test(psArgs)) throw new DocklensError("INVALID_QUERY", `ps_args: expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`);
+  if (!PS_ARGS.test(psArgs)) invalidQuery("ps_args", `expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`);
   const target = await findContainer(input, { ...options, running: true });
-  const body = await callEngine(target.cluster, (docker, signal) => docker.getContainer(target.id).top({ ps_args: psArgs, abortSignal: signal }), {
+  const body = await callEngine(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/top`, signal, { query: { ps_args: psArgs } }), {
     ...options,
     statuses: target.statuses,
   });

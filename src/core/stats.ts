@@ -3,6 +3,7 @@ import { findContainer, type InspectContainerInput } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { DocklensError } from "./errors.ts";
+import { parseEngineJson } from "./json.ts";
 import type { CoreOptions } from "./registry.ts";
 
 /** The figures `docker stats` shows, computed the way it computes them (D8). */
@@ -25,34 +26,40 @@ export interface StatsSample {
   raw: EngineStats;
 }
 
+/** A number as the engine sent it: a BigInt when beyond 2^53 (see json.ts). */
+type EngineNumber = number | bigint;
+
 /** The parts of the engine's stats body the summary reads; the rest passes through in `raw`. */
 export interface EngineStats {
-  cpu_stats?: { cpu_usage?: { total_usage?: number; percpu_usage?: number[] }; system_cpu_usage?: number; online_cpus?: number };
-  precpu_stats?: { cpu_usage?: { total_usage?: number }; system_cpu_usage?: number };
-  memory_stats?: { usage?: number; limit?: number; stats?: Record<string, number> };
-  networks?: Record<string, { rx_bytes?: number; tx_bytes?: number }>;
-  blkio_stats?: { io_service_bytes_recursive?: Array<{ op: string; value: number }> | null };
-  pids_stats?: { current?: number };
+  cpu_stats?: { cpu_usage?: { total_usage?: EngineNumber; percpu_usage?: EngineNumber[] }; system_cpu_usage?: EngineNumber; online_cpus?: EngineNumber };
+  precpu_stats?: { cpu_usage?: { total_usage?: EngineNumber }; system_cpu_usage?: EngineNumber };
+  memory_stats?: { usage?: EngineNumber; limit?: EngineNumber; stats?: Record<string, EngineNumber> };
+  networks?: Record<string, { rx_bytes?: EngineNumber; tx_bytes?: EngineNumber }>;
+  blkio_stats?: { io_service_bytes_recursive?: Array<{ op: string; value: EngineNumber }> | null };
+  pids_stats?: { current?: EngineNumber };
   [key: string]: unknown;
 }
 
 /**
  * The `docker stats` figures of one engine sample: CPU % from the deltas against the previous
  * sample times the online CPUs; memory less `total_inactive_file` (cgroup v1) or `inactive_file`
- * (cgroup v2); network and block I/O summed over interfaces and devices.
+ * (cgroup v2); network and block I/O summed over interfaces and devices. The figures are
+ * numbers even where `raw` holds a BigInt: they are computed, not passed through.
  */
 export function summarizeStats(raw: EngineStats): StatsSummary {
+  const n = (value: EngineNumber | undefined) => Number(value ?? 0);
   const cpu = raw.cpu_stats ?? {};
-  const cpuDelta = (cpu.cpu_usage?.total_usage ?? 0) - (raw.precpu_stats?.cpu_usage?.total_usage ?? 0);
-  const systemDelta = (cpu.system_cpu_usage ?? 0) - (raw.precpu_stats?.system_cpu_usage ?? 0);
-  const cpus = cpu.online_cpus || cpu.cpu_usage?.percpu_usage?.length || 0;
+  const cpuDelta = n(cpu.cpu_usage?.total_usage) - n(raw.precpu_stats?.cpu_usage?.total_usage);
+  const systemDelta = n(cpu.system_cpu_usage) - n(raw.precpu_stats?.system_cpu_usage);
+  const cpus = n(cpu.online_cpus) || cpu.cpu_usage?.percpu_usage?.length || 0;
   const memory = raw.memory_stats ?? {};
-  const usage = memory.usage ?? 0;
-  const cache = memory.stats?.total_inactive_file ?? memory.stats?.inactive_file;
+  const usage = n(memory.usage);
+  const inactive = memory.stats?.total_inactive_file ?? memory.stats?.inactive_file;
+  const cache = inactive === undefined ? undefined : n(inactive);
   const memoryUsage = cache !== undefined && cache < usage ? usage - cache : usage;
-  const memoryLimit = memory.limit ?? 0;
-  const io = (op: string) => (raw.blkio_stats?.io_service_bytes_recursive ?? []).filter((entry) => entry.op.toLowerCase() === op).reduce((sum, entry) => sum + entry.value, 0);
-  const net = (key: "rx_bytes" | "tx_bytes") => Object.values(raw.networks ?? {}).reduce((sum, iface) => sum + (iface[key] ?? 0), 0);
+  const memoryLimit = n(memory.limit);
+  const io = (op: string) => (raw.blkio_stats?.io_service_bytes_recursive ?? []).filter((entry) => entry.op.toLowerCase() === op).reduce((sum, entry) => sum + n(entry.value), 0);
+  const net = (key: "rx_bytes" | "tx_bytes") => Object.values(raw.networks ?? {}).reduce((sum, iface) => sum + n(iface[key]), 0);
   return {
     cpuPercent: cpuDelta > 0 && systemDelta > 0 ? (cpuDelta / systemDelta) * cpus * 100 : 0,
     memoryUsage,
@@ -62,7 +69,7 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
     netTx: net("tx_bytes"),
     blockRead: io("read"),
     blockWrite: io("write"),
-    pids: raw.pids_stats?.current ?? 0,
+    pids: n(raw.pids_stats?.current),
   };
 }
 
@@ -95,7 +102,7 @@ async function* samples(chunks: AsyncIterable<Buffer>): AsyncGenerator<StatsSamp
     for (const line of lines.filter((text) => text.trim())) {
       let raw: EngineStats;
       try {
-        raw = JSON.parse(line) as EngineStats;
+        raw = parseEngineJson(line) as EngineStats;
       } catch {
         throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON");
       }

@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import { callEngine, expectBody } from "./engine.ts";
+import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
@@ -20,7 +20,7 @@ export async function listVolumes(cluster: string, options: CoreOptions): Promis
   return callEngine(
     config,
     async (docker, signal) => {
-      const body = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(await docker.listVolumes({ abortSignal: signal }), "object", config);
+      const body = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(await dialEngine(docker, "/volumes", signal), "object", config);
       return { Volumes: (body.Volumes ?? []).map(normalizeVolume).sort(byName) };
     },
     { ...options, read: "volumes" },

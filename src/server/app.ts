@@ -3,6 +3,7 @@ import { once, setMaxListeners } from "node:events";
 import { createApp as createH3App, defineEventHandler, send, setResponseHeader, setResponseStatus, type App, type H3Event } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
 import type { Registry } from "../core/registry.ts";
+import { toJsonText } from "../core/json.ts";
 import { checkQueryNames } from "../core/query.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
@@ -130,7 +131,7 @@ function sendJson(event: H3Event, body: unknown, status: number): Promise<void> 
   setResponseStatus(event, status);
   let text = typeof body === "object" && body !== null ? serialised.get(body) : undefined;
   if (text === undefined) {
-    text = JSON.stringify(body);
+    text = toJsonText(body);
     if (typeof body === "object" && body !== null) serialised.set(body, text);
   }
   return send(event, text, "application/json");
@@ -139,9 +140,10 @@ function sendJson(event: H3Event, body: unknown, status: number): Promise<void> 
 /**
  * Write each item as a JSON line as it comes, with backpressure, until the items end or the
  * client leaves (then `signal` has stopped the engine stream, and the items end too), or the
- * server shuts down (`shutdown`: the response ends, which stops the engine stream the same way).
- * An error after the headers went out becomes a last `{ "error": … }` line. HEAD sends the
- * headers only.
+ * server shuts down (`shutdown`: a last `SHUTTING_DOWN` error line, so that a client can tell
+ * it from the container stopping, then the response ends, which stops the engine stream the
+ * same way). An error after the headers went out becomes a last `{ "error": … }` line too. HEAD
+ * sends the headers only.
  */
 async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal: AbortSignal, shutdown: AbortSignal | undefined): Promise<void> {
   const { res } = event.node;
@@ -149,10 +151,15 @@ async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal
   res.setHeader("Content-Type", "application/x-ndjson");
   res.flushHeaders();
   const end = () => res.end();
-  if (shutdown?.aborted || event.method === "HEAD") end();
-  shutdown?.addEventListener("abort", end, { once: true, signal });
   // Writing after the end would raise an 'error' on the response: check before every write.
-  const write = (value: unknown) => !res.writableEnded && res.write(`${JSON.stringify(value)}\n`);
+  const write = (value: unknown) => !res.writableEnded && res.write(`${toJsonText(value)}\n`);
+  const closing = () => {
+    write({ error: new DocklensError("SHUTTING_DOWN", "docklens serve is shutting down; the stream ends here").toJSON() });
+    end();
+  };
+  if (event.method === "HEAD") end();
+  else if (shutdown?.aborted) closing();
+  shutdown?.addEventListener("abort", closing, { once: true, signal });
   try {
     for await (const item of items) {
       if (res.writableEnded) break;

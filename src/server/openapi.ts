@@ -1,4 +1,5 @@
 import { ERROR_CODES, statusOf, type ErrorCode } from "../core/errors.ts";
+import { IMAGE_REFERENCE_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../core/names.ts";
 import type { ApiRoute } from "./routes.ts";
 
 type Schema = Record<string, unknown>;
@@ -23,7 +24,7 @@ const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str
 const SCHEMAS: Record<string, Schema> = {
   ErrorBody: obj({ code: { type: "string", enum: ERROR_CODES }, message: str }, undefined, false),
   Error: obj({ error: ref("ErrorBody") }, undefined, false),
-  Cluster: obj({ ...CLUSTER_FIELDS, docker: { type: "object", description: "The engine's GET /info body plus Volumes, or {} with error (D3)" }, error: ref("ErrorBody") }, [...Object.keys(CLUSTER_FIELDS), "docker"]),
+  Cluster: obj({ ...CLUSTER_FIELDS, docker: { type: "object", description: "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed" }, error: ref("ErrorBody") }, [...Object.keys(CLUSTER_FIELDS), "docker"]),
   ClusterList: obj({ clusters: arrayOf(ref("Cluster")) }),
   ClusterDetail: obj({ cluster: obj({ ...CLUSTER_FIELDS, protocol: { type: "string", enum: ["unix", "http", "https", "ssh"] }, tls: bool }), docker: { type: "object" }, error: ref("ErrorBody") }, ["cluster", "docker"]),
   Endpoint: obj(
@@ -76,7 +77,7 @@ const SCHEMAS: Record<string, Schema> = {
     Image: str,
     Name: str,
     Mounts: arrayOf({ type: "object" }),
-    Config: { type: "object", description: "Env values whose names look secret read <redacted> (D15)" },
+    Config: { type: "object", description: "Env values whose names look secret read <redacted>" },
     NetworkSettings: { type: "object" },
   }),
   Health: obj({ status: { const: "ok" } }),
@@ -96,18 +97,30 @@ const SCHEMAS: Record<string, Schema> = {
   OpenApi: { type: "object", description: "This document" },
 };
 
-const PARAMS: Record<string, string> = {
-  cluster: "Cluster name, or id when made only of digits (D1)",
-  clusterid: "Cluster id, or name (D1)",
-  containerName: "Container name (with or without its leading /), full id, or unique id prefix (D6)",
-  imageName: "Image reference, raw (local/busybox:1) or percent-encoded, or id (sha256:…)",
-  volumeName: "Volume name",
-  networkName: "Network name or id",
+/** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
+const anyOf = (...patterns: RegExp[]) => `^(?:${patterns.map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$`;
+const name = { type: "string", pattern: NAME_PATTERN.source, maxLength: MAX_NAME_LENGTH };
+const clusterRef = { type: "string", pattern: anyOf(/^\d{1,15}$/, NAME_PATTERN), maxLength: MAX_NAME_LENGTH };
+
+/** Path parameters: what each names, and exactly what the server accepts of it. */
+const PARAMS: Record<string, { description: string; schema: Schema }> = {
+  cluster: { description: "Cluster name, or id when made only of digits", schema: clusterRef },
+  clusterid: { description: "Cluster id, or name", schema: clusterRef },
+  containerName: {
+    description: "Container name (with or without its leading /), full id, or unique id prefix",
+    schema: { type: "string", pattern: anyOf(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/), maxLength: MAX_NAME_LENGTH + 1 },
+  },
+  imageName: {
+    description: "Image reference, raw (local/busybox:1) or percent-encoded, or id (sha256:…)",
+    schema: { type: "string", pattern: anyOf(IMAGE_REFERENCE_PATTERN), maxLength: MAX_NAME_LENGTH },
+  },
+  volumeName: { description: "Volume name", schema: name },
+  networkName: { description: "Network name or id", schema: name },
 };
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiOptions {
-  /** The server wants a bearer token (D13): the document says so, and lists 401. */
+  /** The server wants a bearer token: the document says so, and lists 401. */
   token: boolean;
 }
 
@@ -129,10 +142,11 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
       operationId: `${method}${route.path.replace(/[/:.](\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, "")}`,
       summary: route.summary,
       parameters: [
-        ...params.map((name) => ({ name, in: "path", required: true, description: PARAMS[name] ?? name, schema: { type: "string" } })),
-        ...Object.entries(route.query ?? {}).map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } })),
+        ...params.map((param) => ({ name: param, in: "path", required: true, ...PARAMS[param]! })),
+        ...Object.entries(route.query ?? {}).map(([param, { description, schema }]) => ({ name: param, in: "query", required: false, description, schema })),
       ],
-      responses,
+      // A HEAD response has the headers of the GET and never a body.
+      responses: method === "head" ? Object.fromEntries(Object.entries(responses).map(([status, { description }]) => [status, { description }])) : responses,
       ...(route.public && options.token ? { security: [] } : {}),
     });
     paths[route.path.replace(/:(\w+)/g, "{$1}")] = { get: operation("get"), head: operation("head") };

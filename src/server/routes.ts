@@ -3,10 +3,10 @@ import { inspectCluster, listClusters } from "../core/clusters.ts";
 import { inspectContainer, listContainers } from "../core/containers.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { inspectImage } from "../core/images.ts";
-import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
+import { followContainerLogs, parseLogsQuery, readContainerLogs, TAIL } from "../core/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
-import { listProcesses } from "../core/processes.ts";
-import { parseBoolean, type QueryInput } from "../core/query.ts";
+import { listProcesses, PS_ARGS } from "../core/processes.ts";
+import { BOOLEAN_VALUES, DATE_TIME, DURATION, parseBoolean, UNIX_TIME, type QueryInput } from "../core/query.ts";
 import type { CoreOptions } from "../core/registry.ts";
 import { listDetailRoutes } from "../core/routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
@@ -32,8 +32,8 @@ export interface ApiRoute {
   schema: string;
   /** Errors beside 401 (with a token) and 405, which every route may answer. */
   errors: ErrorCode[];
-  /** Query parameters it reads; any other is `INVALID_QUERY`. Unset: the query is ignored. */
-  query?: Record<string, string>;
+  /** Query parameters it reads, and what each takes; any other is `INVALID_QUERY`. Unset: the query is ignored. */
+  query?: Record<string, QueryParam>;
   /** The body is NDJSON of `schema` items: `always`, or when the query parameter `when` is true. */
   ndjson?: { when: "always" | string; schema: string };
   /** The last parameter takes the rest of the path, `/` included (image references). */
@@ -43,41 +43,53 @@ export interface ApiRoute {
   run(params: Record<string, string>, context: RouteContext): unknown;
 }
 
+/** A query parameter: what it does, and the JSON Schema of exactly the values the route accepts. */
+export interface QueryParam {
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+const boolean = (description: string): QueryParam => ({ description: `${description} (true or 1; false or 0)`, schema: { type: "string", enum: [...BOOLEAN_VALUES] } });
+const time = (description: string): QueryParam => ({
+  description: `${description}: Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339; local time without a zone) or a duration before now such as 10m`,
+  schema: { type: "string", pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$` },
+});
+
 const ENGINE: ErrorCode[] = ["ENGINE_UNREACHABLE", "ENGINE_ERROR", "ENGINE_TIMEOUT"];
 const CLUSTER: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", ...ENGINE];
-const CONTAINER: ErrorCode[] = [...CLUSTER, "CONTAINER_NOT_FOUND"];
+const CONTAINER: ErrorCode[] = [...CLUSTER, "CONTAINER_NOT_FOUND", "AMBIGUOUS_NAME"];
 const container = (params: Record<string, string>) => ({ cluster: params.cluster!, name: params.containerName! });
 
 /** The spec's routes 1 to 7 and the sub-routes of D8, in the spec's order. */
 export const API_ROUTES: ApiRoute[] = [
-  { path: "/list/cluster", summary: "Every registered cluster with its engine information (D3)", schema: "ClusterList", errors: [], run: (_, context) => listClusters(context) },
+  { path: "/list/cluster", summary: "Every registered cluster with its engine information", schema: "ClusterList", errors: [], run: (_, context) => listClusters(context) },
   {
     path: "/list/:cluster/containers",
-    summary: "All containers of a cluster and the running ones (D4)",
+    summary: "All containers of a cluster and the running ones",
     schema: "ContainerList",
     errors: CLUSTER,
     run: (params, context) => listContainers(params.cluster!, context),
   },
-  { path: "/list/:cluster/networks", summary: "The networks of a cluster (D5)", schema: "NetworkList", errors: CLUSTER, run: (params, context) => listNetworks(params.cluster!, context) },
-  { path: "/list/:cluster/volumes", summary: "The volumes of a cluster (D5)", schema: "VolumeList", errors: CLUSTER, run: (params, context) => listVolumes(params.cluster!, context) },
-  { path: "/detail", summary: "The index of detail routes (spec rule 4)", schema: "RouteIndex", errors: [], run: () => listDetailRoutes() },
+  { path: "/list/:cluster/networks", summary: "The networks of a cluster", schema: "NetworkList", errors: CLUSTER, run: (params, context) => listNetworks(params.cluster!, context) },
+  { path: "/list/:cluster/volumes", summary: "The volumes of a cluster", schema: "VolumeList", errors: CLUSTER, run: (params, context) => listVolumes(params.cluster!, context) },
+  { path: "/detail", summary: "The index of detail routes", schema: "RouteIndex", errors: [], run: () => listDetailRoutes() },
   {
     path: "/detail/cluster/:clusterid",
-    summary: "One cluster and its engine information (D2, D3)",
+    summary: "One cluster and its engine information",
     schema: "ClusterDetail",
     errors: ["INVALID_NAME", "CLUSTER_NOT_FOUND"],
     run: (params, context) => inspectCluster(params.clusterid!, context),
   },
   {
     path: "/detail/:cluster/container/:containerName",
-    summary: "The engine's inspect body of one container, secrets hidden (D6, D15)",
+    summary: "The engine's inspect body of one container, secrets hidden",
     schema: "ContainerDetail",
     errors: CONTAINER,
     run: (params, context) => inspectContainer(container(params), context),
   },
   {
     path: "/detail/:cluster/container/:containerName/attach",
-    summary: "Live output of a running container as NDJSON, read-only (D8)",
+    summary: "Live output of a running container as NDJSON, read-only",
     schema: "AttachLine",
     errors: [...CONTAINER, "CONTAINER_NOT_RUNNING"],
     query: {},
@@ -86,24 +98,27 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     path: "/detail/:cluster/container/:containerName/process",
-    summary: "The processes of a running container, from the engine's top (D8)",
+    summary: "The processes of a running container, from the engine's top",
     schema: "Processes",
     errors: [...CONTAINER, "CONTAINER_NOT_RUNNING", "INVALID_QUERY"],
-    query: { ps_args: "Arguments of ps (default -ef)" },
+    query: { ps_args: { description: "Arguments of ps (default -ef)", schema: { type: "string", pattern: PS_ARGS.source } } },
     run: (params, context) => listProcesses(container(params), { ...context, ...(context.query.ps_args !== undefined ? { psArgs: context.query.ps_args } : {}) }),
   },
   {
     path: "/detail/:cluster/container/:containerName/logs",
-    summary: "Log lines of a container; NDJSON with follow=true (D8)",
+    summary: "Log lines of a container; NDJSON with follow=true",
     schema: "LogLines",
     errors: [...CONTAINER, "INVALID_QUERY"],
     query: {
-      tail: "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
-      since: "Unix seconds, RFC 3339, or a duration such as 10m",
-      until: "Unix seconds, RFC 3339, or a duration such as 10m",
-      stream: "stdout, stderr or both (default both)",
-      timestamps: "true: each line's time from the engine",
-      follow: "true: stream new lines as NDJSON until the client leaves or the container stops",
+      tail: {
+        description: "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
+        schema: { type: "string", pattern: TAIL.source },
+      },
+      since: time("From this time"),
+      until: time("Up to this time"),
+      stream: { description: "stdout, stderr or both (default both)", schema: { type: "string", enum: ["stdout", "stderr", "both"] } },
+      timestamps: boolean("Each line's time from the engine"),
+      follow: boolean("Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down"),
     },
     ndjson: { when: "follow", schema: "LogLine" },
     run: async (params, context) => {
@@ -113,34 +128,34 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     path: "/detail/:cluster/container/:containerName/stats",
-    summary: "One stats sample with a docker stats summary; NDJSON with stream=true (D8)",
+    summary: "One stats sample with a docker stats summary; NDJSON with stream=true",
     schema: "StatsSample",
     errors: [...CONTAINER, "INVALID_QUERY"],
-    query: { stream: "true: one object per engine sample, as NDJSON" },
+    query: { stream: boolean("One object per engine sample, as NDJSON") },
     ndjson: { when: "stream", schema: "StatsSample" },
     run: async (params, context) =>
       parseBoolean("stream", context.query.stream, false) ? new Streamed(await streamContainerStats(container(params), context)) : readContainerStats(container(params), context),
   },
   {
     path: "/detail/:cluster/image/:imageName",
-    summary: "The engine's inspect body of one image; the reference raw or percent-encoded (D7, D8)",
+    summary: "The engine's inspect body of one image; the reference raw or percent-encoded",
     schema: "ImageDetail",
-    errors: [...CLUSTER, "IMAGE_NOT_FOUND"],
+    errors: [...CLUSTER, "IMAGE_NOT_FOUND", "AMBIGUOUS_NAME"],
     rest: true,
     run: (params, context) => inspectImage({ cluster: params.cluster!, name: params.imageName! }, context),
   },
   {
     path: "/detail/:cluster/volume/:volumeName",
-    summary: "The engine's inspect body of one volume, normalised as D5 says (D8)",
+    summary: "The engine's inspect body of one volume, Labels always an object and CreatedAt in UTC",
     schema: "Volume",
     errors: [...CLUSTER, "VOLUME_NOT_FOUND"],
     run: (params, context) => inspectVolume({ cluster: params.cluster!, name: params.volumeName! }, context),
   },
   {
     path: "/detail/:cluster/network/:networkName",
-    summary: "The engine's inspect body of one network (D8)",
+    summary: "The engine's inspect body of one network",
     schema: "Network",
-    errors: [...CLUSTER, "NETWORK_NOT_FOUND"],
+    errors: [...CLUSTER, "NETWORK_NOT_FOUND", "AMBIGUOUS_NAME"],
     run: (params, context) => inspectNetwork({ cluster: params.cluster!, name: params.networkName! }, context),
   },
 ];

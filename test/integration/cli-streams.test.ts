@@ -47,7 +47,7 @@ describe("docklens logs", () => {
     for (const flags of [["-n", "x"], ["--since", "soon"], ["--stream", "stdin"]]) {
       const result = await withConfig("logs", "alpha", "web", ...flags);
       expect(result.code, flags.join(" ")).toBe(2);
-      expect(result.stderr).toMatch(/^docklens: (tail|since|stream): expected/);
+      expect(result.stderr).toMatch(/^docklens: --(tail|since|stream): expected/);
     }
   });
 });

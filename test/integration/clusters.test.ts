@@ -12,7 +12,7 @@ describe("docklens clusters", () => {
       expect(Object.keys(cluster).slice(0, 7)).toEqual(["id", "name", "fullname", "icon", "host", "port", "docker"]);
     }
     const [alpha, bravo] = clusters;
-    expect(alpha).toMatchObject({ icon: "🅰", fullname: "🅰 alpha", host: engines.hostA, port: 0 });
+    expect(alpha).toMatchObject({ icon: "🅰", fullname: "🅰 alpha", host: engines.hostA.replace("unix://", ""), port: 0 });
     expect(bravo).toMatchObject({ icon: "🐳", fullname: "🐳 bravo", host: "127.0.0.1" });
     expect(alpha!.error).toBeUndefined();
     expect(alpha!.docker.ID).toBe(await docker(engines.hostA, "info", "-f", "{{.ID}}"));
@@ -37,7 +37,8 @@ describe("docklens clusters", () => {
     const lines = result.stdout.split("\n");
     expect(lines[0]).toMatch(/^ID\s+CLUSTER\s+ENDPOINT\s+STATE\s+ENGINE\s+CONTAINERS\s+IMAGES\s+VOLUMES$/);
     const version = await docker(engines.hostA, "version", "-f", "{{.Server.Version}}");
-    expect(lines.find((line) => line.includes("alpha"))).toMatch(new RegExp(`up\\s+${version.replace(/[.+]/g, "\\$&")}\\s+3 \\(1 running\\)`));
+    const [all, running] = await Promise.all([dockerIds(engines.hostA, "ps", "-aq"), dockerIds(engines.hostA, "ps", "-q", "--filter", "status=running")]);
+    expect(lines.find((line) => line.includes("alpha"))).toMatch(new RegExp(`up\\s+${version.replace(/[.+]/g, "\\$&")}\\s+${all.length} \\(${running.length} running\\)`));
     expect(lines.find((line) => line.includes("dead"))).toMatch(/ENGINE_UNREACHABLE/);
     expect(lines.find((line) => line.includes("hang"))).toMatch(/ENGINE_TIMEOUT/);
     expect(result.stdout).toMatch(/^dead: cannot reach/m);
@@ -56,11 +57,18 @@ describe("docklens detail cluster", () => {
     expect(byId.docker.ID).toBe(byName.docker.ID);
   });
 
-  it("answers a dead engine's cluster with an error beside docker: {}", async () => {
-    const body = await cliJson<{ cluster: { name: string }; docker: object; error: { code: string } }>(["detail", "cluster", "dead"]);
+  it("answers a dead engine's cluster with an error beside docker: {}, and exits 1 as every failing command does", async () => {
+    const result = await cli(["detail", "cluster", "dead", "--json", "--config", engines.configPath]);
+    const body = JSON.parse(result.stdout) as { cluster: { name: string }; docker: object; error: { code: string; message: string } };
     expect(body.cluster.name).toBe("dead");
     expect(body.docker).toEqual({});
     expect(body.error.code).toBe("ENGINE_UNREACHABLE");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`docklens: ${body.error.message}\n`);
+    const table = await cli(["detail", "cluster", "dead", "--config", engines.configPath]);
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(/^State\s+ENGINE_UNREACHABLE$/m);
+    expect(table.stderr).toMatch(/^docklens: cannot reach the engine of cluster "dead" \(http:\/\/127\.0\.0\.1:\d+\): connection refused\n$/);
   });
 
   it("prints the cluster and its engine for people", async () => {

@@ -48,7 +48,7 @@ describe("the embedded default (D11)", () => {
     const env = { DOCKER_HOST: engines.hostA };
     const result = await cli(["clusters", "--json"], { env });
     const [local] = JSON.parse(result.stdout).clusters;
-    expect(local).toMatchObject({ id: 1, name: "local", fullname: "🐳 local", host: engines.hostA, port: 0 });
+    expect(local).toMatchObject({ id: 1, name: "local", fullname: "🐳 local", host: engines.hostA.replace("unix://", ""), port: 0 });
     expect(local.error).toBeUndefined();
     const byName = JSON.parse((await cli(["containers", "local", "--json"], { env })).stdout);
     const byId = JSON.parse((await cli(["containers", "1", "--json"], { env })).stdout);
@@ -70,7 +70,7 @@ describe("config errors: exit 2, one line naming the file and the field", () => 
     ["a name made of digits", "bad.json", JSON.stringify({ clusters: [{ name: "42", host: "h" }] }), /clusters\[0\]\.name: must not be made only of digits/],
     ["a duplicate name", "bad.json", JSON.stringify({ clusters: [{ name: "a", host: "h" }, { name: "a", host: "i" }] }), /clusters\[1\]\.name: duplicate name "a"$/],
     ["a duplicate id", "bad.json", JSON.stringify({ clusters: [{ id: 2, name: "a", host: "h" }, { name: "b", host: "i" }] }), /clusters\[1\]\.id: duplicate id 2$/],
-    ["an unknown key", "bad.json", JSON.stringify({ clusters: [{ name: "a", host: "h", prot: 1 }] }), /clusters\[0\]: unknown key "prot"$/],
+    ["an unknown key", "bad.json", JSON.stringify({ clusters: [{ name: "a", host: "h", prot: 1 }] }), /clusters\[0\]: unknown key "prot" \(did you mean "port"\?\)$/],
     ["broken YAML", "bad.yaml", "clusters: [\n", /cannot read config .*bad\.yaml/],
     ["broken JSON", "bad.json", "{ clusters: ", /cannot read config .*bad\.json/],
     ["an empty file", "bad.yaml", "", /bad\.yaml: the file is empty$/],

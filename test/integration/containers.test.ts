@@ -19,7 +19,7 @@ describe("docklens containers", () => {
       const body = await cliJson<ListBody>(["containers", ref]);
       expect(Object.keys(body)).toEqual(["containers", "running"]);
       expect(ids(body.containers)).toEqual(await dockerIds(host, "ps", "-a", "-q", "--no-trunc"));
-      expect(ids(body.running)).toEqual(await dockerIds(host, "ps", "-q", "--no-trunc"));
+      expect(ids(body.running)).toEqual(await dockerIds(host, "ps", "-q", "--no-trunc", "--filter", "status=running"));
       expect(body.running.every((item) => item.State === "running")).toBe(true);
     });
   }
@@ -45,12 +45,21 @@ describe("docklens containers", () => {
     expect(Math.abs(created - Date.parse(await docker(engines.hostA, "inspect", "-f", "{{.Created}}", containers[0]!.Id)))).toBeLessThan(1000);
   });
 
-  it("shows the running container's network, fixed IP, exposed port and labels", async () => {
+  it("shows the running container's network, fixed IP, published and exposed ports, and labels", async () => {
     const { containers } = await cliJson<ListBody>(["containers", "alpha"]);
     const web = containers.find((c) => c.Names.includes("/web"))!;
     expect(web.State).toBe("running");
     expect(web.Labels).toEqual({ app: "web", tier: "front" });
-    expect(web.Ports).toEqual([{ PrivatePort: 8080, Type: "tcp" }]);
+    // `docker port web`: "8080/tcp -> 127.0.0.1:41234", a line per published port.
+    const published = (await docker(engines.hostA, "port", "web")).split("\n").map((line) => /^(\d+)\/(\w+) -> ([\d.]+):(\d+)$/.exec(line)!);
+    expect(published).toHaveLength(2);
+    expect(web.Ports).toHaveLength(3);
+    expect(web.Ports).toEqual(
+      expect.arrayContaining([
+        { PrivatePort: 9090, Type: "tcp" },
+        ...published.map(([, port, type, ip, publicPort]) => ({ IP: ip, PrivatePort: Number(port), PublicPort: Number(publicPort), Type: type })),
+      ]),
+    );
     expect(web.HostConfig.NetworkMode).toBe("lens-net");
     const endpoint = web.NetworkSettings.Networks["lens-net"];
     expect(endpoint).toMatchObject({ IPAMConfig: { IPv4Address: "192.0.2.10" }, IPAddress: "192.0.2.10", IPPrefixLen: 24, Gateway: "192.0.2.1" });
@@ -72,7 +81,12 @@ describe("docklens containers", () => {
     expect(all.stdout.split("\n")[0]).toMatch(/^CONTAINER ID\s+IMAGE\s+COMMAND\s+CREATED\s+STATUS\s+PORTS\s+NAMES$/);
     expect(all.stdout).toMatch(/web/);
     expect(all.stdout).toMatch(/failed/);
-    expect(all.stdout).toMatch(/8080\/tcp/);
+    // PORTS as docker ps prints them, in the same order every time (the engine's order varies).
+    const ports = await docker(engines.hostA, "ps", "--filter", "name=^/web$", "--format", "{{.Ports}}");
+    for (let run = 0; run < 6; run++) {
+      const table = run ? (await cli(["containers", "alpha", "--config", engines.configPath])).stdout : all.stdout;
+      expect(table.split("\n").find((line) => / web$/.test(line))).toContain(`   ${ports}   `);
+    }
     expect(all.stdout).toMatch(/ago/);
     expect(all.stdout).not.toMatch(/\u001b\[/);
     const running = await cli(["containers", "alpha", "--running", "--config", engines.configPath]);

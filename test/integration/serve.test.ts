@@ -32,12 +32,14 @@ describe("docklens serve", () => {
     expect(stderr()).toMatch(/SIGTERM: finishing in-flight requests/);
   });
 
-  it("ends open streams on SIGTERM instead of waiting for them", async () => {
+  it("ends open streams on SIGTERM instead of waiting for them, with a last line that says why", async () => {
     const { child, line } = await serve([]);
     const port = Number(/:(\d+)$/.exec(line)![1]);
     const stream = await new Promise<import("node:http").IncomingMessage>((resolve) => request({ host: "127.0.0.1", port, path: "/detail/alpha/container/web/logs?follow=true&tail=0" }, resolve).end());
     expect(stream.statusCode).toBe(200);
-    const ended = once(stream.resume(), "end");
+    let body = "";
+    stream.on("data", (chunk: Buffer) => (body += chunk));
+    const ended = once(stream, "end");
     child.kill("SIGTERM");
     const exited = once(child, "exit");
     // Well under the 10 s that in-flight requests get: the stream was ended, not waited out.
@@ -45,6 +47,9 @@ describe("docklens serve", () => {
     expect(first).toBe("exited");
     expect((await exited)[0]).toBe(0);
     await ended;
+    // A client can tell this end from the container stopping (which ends the stream with no such line).
+    const last = JSON.parse(body.trim().split("\n").at(-1)!);
+    expect(last).toEqual({ error: { code: "SHUTTING_DOWN", message: "docklens serve is shutting down; the stream ends here" } });
   });
 
   it("--json prints the address as JSON and logs JSON lines; --token guards it", async () => {
@@ -56,7 +61,10 @@ describe("docklens serve", () => {
     expect((await raw(port, "/detail", { headers: { authorization: "Bearer t0k3n" } })).status).toBe(200);
     child.kill("SIGINT");
     expect((await once(child, "exit"))[0]).toBe(0);
-    expect(JSON.parse(stderr().split("\n")[0]!)).toMatchObject({ method: "GET", path: "/detail", status: 401 });
+    // Every line on stderr is JSON, the shutdown's included.
+    const lines = stderr().trim().split("\n").map((text) => JSON.parse(text));
+    expect(lines[0]).toMatchObject({ method: "GET", path: "/detail", status: 401 });
+    expect(lines.at(-1)).toMatchObject({ signal: "SIGINT", message: "finishing in-flight requests" });
   });
 
   it("refuses a port in use and a bad config, exit 2, without listening", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countEngineStreams } from "../../src/core/engine-stream.ts";
 import { readContainerLogs } from "../../src/core/logs.ts";
 import { loadRegistry } from "../../src/core/registry.ts";
-import { docker, engines } from "./helpers.ts";
+import { cli, docker, engines } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 let server: TestServer;
@@ -13,6 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const get = (path: string) => raw(server.port, path);
+const cliWithConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
 
 /** Open an NDJSON stream, collect `count` objects, then leave as a client would (or wait for its end). */
 function readStream(path: string, count = Infinity, timeoutMs = 15_000): Promise<{ status: number; type: string | undefined; items: any[]; ended: boolean }> {
@@ -103,7 +104,7 @@ describe("logs (D8)", () => {
     ["since=yesterday", /since: expected/],
     ["until=10q", /until: expected/],
     ["stream=both2", /stream: expected stdout, stderr, both/],
-    ["follow=maybe", /follow: expected true or false/],
+    ["follow=maybe", /follow: expected true, false, 1 or 0/],
     ["tail=1&tail=2", /given more than once/],
     ["taill=5", /unknown query parameter "taill"/],
   ])("rejects %s with 400 INVALID_QUERY", async (query, message) => {
@@ -178,6 +179,33 @@ describe("stats (D8)", () => {
     for (const key of ["netRx", "netTx", "blockRead", "blockWrite"]) expect(summary[key]).toBeGreaterThanOrEqual(0);
     expect(body.name).toBe("/web");
     expect(body.precpu_stats).toBeDefined();
+  });
+
+  it("passes integers beyond 2^53 through exactly, in one sample, in a stream and in the CLI's --json", async () => {
+    // The engine's own text: a cgroup v1 host sends hierarchical_memory_limit = 2^63 - 4096 and the like.
+    const engine = await new Promise<string>((resolve, reject) => {
+      const req = request({ socketPath: engines.hostA.replace("unix://", ""), path: "/containers/web/stats?stream=false" }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk)).on("end", () => resolve(text));
+      });
+      req.on("error", reject).end();
+    });
+    const big = [...engine.matchAll(/"(\w+_limit)":(\d{16,})/g)].filter(([, , digits]) => !Number.isSafeInteger(Number(digits)));
+    expect(big.length, "the engine sent no integer beyond 2^53 to check with").toBeGreaterThan(0);
+    const one = (await get("/detail/alpha/container/web/stats")).text;
+    const streamed = await new Promise<string>((resolve) => {
+      const req = request({ host: "127.0.0.1", port: server.port, path: "/detail/alpha/container/web/stats?stream=true" }, (res) => {
+        res.once("data", (chunk: Buffer) => {
+          resolve(chunk.toString());
+          req.destroy();
+        });
+      });
+      req.end();
+    });
+    const cli = (await cliWithConfig("stats", "alpha", "web", "--json")).stdout;
+    for (const [, key, digits] of big) {
+      for (const text of [one, streamed, cli]) expect(text).toContain(`"${key}":${digits}`);
+    }
   });
 
   it("stream=true gives one object per engine sample and stops when the client leaves", async () => {

@@ -1,23 +1,10 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { createServer, type Server } from "node:tls";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { certificates } from "../support/certificates.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";
-
-const openssl = (dir: string, ...args: string[]) => promisify(execFile)("openssl", args, { cwd: dir });
-
-/** A CA in `dir` and a key with a certificate it signed, for `name` (an IP for a server). */
-async function certificates(dir: string, ca: string, names: string[]) {
-  await openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${ca}.key`, "-out", `${ca}.pem`, "-days", "1", "-subj", `/CN=${ca}`);
-  for (const name of names) {
-    await openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}`);
-    await writeFile(join(dir, `${name}.ext`), name === "server" ? "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n" : "extendedKeyUsage=clientAuth\n");
-    await openssl(dir, "x509", "-req", "-in", `${name}.csr`, "-CA", `${ca}.pem`, "-CAkey", `${ca}.key`, "-CAcreateserial", "-out", `${name}.pem`, "-days", "1", "-extfile", `${name}.ext`);
-  }
-}
 
 /**
  * Engine B behind mutual TLS, as `dockerd --tlsverify` serves it on 2376: a TLS server on

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,15 +39,30 @@ async function hangingServer(): Promise<{ server: Server; port: number; sockets:
 
 async function fixturesA(host: string): Promise<void> {
   await docker(host, "network", "create", "--driver", "bridge", "--subnet", "192.0.2.0/24", "--gateway", "192.0.2.1", "--label", "team=ops", "lens-net");
+  // Published on loopback ports nothing listens on (no userland proxy binds them), in an order docker would not sort.
+  const [http, dns] = await Promise.all([closedPort(), closedPort()]);
   await Promise.all([
-    docker(host, "run", "-d", "--name", "web", "--network", "lens-net", "--ip", "192.0.2.10", "--expose", "8080", "-l", "app=web", "-l", "tier=front",
-      "-e", "DB_PASSWORD=hunter2", "-e", "API_TOKEN=abc123", "-e", "PLAIN=visible", IMAGE, "sh", "-c", TICKER),
+    docker(host, "run", "-d", "--name", "web", "--network", "lens-net", "--ip", "192.0.2.10", "--expose", "9090", "-p", `127.0.0.1:${dns}:8053/udp`, "-p", `127.0.0.1:${http}:8080`,
+      "-l", "app=web", "-l", "tier=front", "-e", "DB_PASSWORD=hunter2", "-e", "API_TOKEN=abc123", "-e", "PLAIN=visible", IMAGE, "sh", "-c", TICKER),
+    // Health: one whose probe always fails (unhealthy within a second or two), one still starting.
+    docker(host, "run", "-d", "--name", "sick", "-l", "app=sick", "--health-cmd", "echo probe failed; exit 1", "--health-interval", "1s", "--health-retries", "1", IMAGE, "sleep", "100000"),
+    docker(host, "run", "-d", "--name", "starting", "--health-cmd", "true", "--health-interval", "1h", "--health-start-period", "1h", IMAGE, "sleep", "100000"),
+    docker(host, "run", "-d", "--name", "frozen", IMAGE, "sleep", "100000").then(() => docker(host, "pause", "frozen")),
     docker(host, "run", "--name", "failed", "-l", "app=failed", IMAGE, "sh", "-c", "echo bye; exit 3").catch(() => undefined),
     docker(host, "create", "--name", "fresh", "-l", "app=fresh", IMAGE, "true"),
     docker(host, "volume", "create", "--label", "purpose=data", "--label", "empty=", "data"),
     docker(host, "volume", "create", "--opt", "type=tmpfs", "--opt", "device=tmpfs", "--opt", "o=size=1m", "--label", "kind=tmp", "scratch"),
     docker(host, "volume", "create", "plain"),
   ]);
+}
+
+/** Wait until the health of `container` is `status`. */
+async function waitForHealth(host: string, container: string, status: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await docker(host, "inspect", "-f", "{{.State.Health.Status}}", container)) === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${container} did not become ${status} in 20 s`);
 }
 
 /** Wait until `container` has logged at least `lines` lines, so that log tests have something to read. */
@@ -91,6 +106,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const socket of hang.sockets) socket.destroy();
     hang.server.close();
     await Promise.all([dirA, dirB].map((dir) => run("bash", [ENGINE_SH, "stop", dir]).catch(() => undefined)));
+    // The scratch directory holds what tests wrote (keys and certificates among it): none of it stays.
+    await rm(tmp, { recursive: true, force: true });
   };
   try {
     const [hostA, hostB] = await Promise.all([
@@ -99,7 +116,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ]);
     const adminB = `unix://${dirB}/docker.sock`;
     await Promise.all([fixturesA(hostA), fixturesB(adminB)]);
-    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4)]);
+    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4), waitForHealth(hostA, "sick", "unhealthy")]);
     const engines: TestEngines = {
       hostA,
       hostB,

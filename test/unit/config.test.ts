@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_TIMEOUT_MS, loadConfig, SEARCH_PLACES } from "../../src/core/config.ts";
 import { mayFindConfig } from "../../src/core/config-probe.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
@@ -12,7 +12,7 @@ describe("normalizeConfig", () => {
   it("applies the defaults of D2, D11 and D12", () => {
     const config = normalizeConfig(
       {
-        clusters: [cluster(), { name: "b", host: "/run/docker.sock", icon: "", timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 }, { id: 9, name: "c", host: "h", tls: { ca: "ca.pem" } }],
+        clusters: [cluster(), { name: "b", host: "/run/docker.sock", icon: "", timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 }, { id: 9, name: "c", host: "h", tls: {} }],
         defaults: { timeoutMs: 900, cacheTtlMs: 250 },
       },
       "/etc/docklens.json",
@@ -22,7 +22,7 @@ describe("normalizeConfig", () => {
     expect(config.clusters).toEqual([
       { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250 },
       { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 },
-      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, tls: { ca: "ca.pem" } },
+      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, tls: {} },
     ]);
     expect(normalizeConfig({ clusters: [cluster()] }, null).clusters[0]!.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
   });
@@ -42,8 +42,13 @@ describe("normalizeConfig", () => {
     ["a duplicate name", { clusters: [cluster(), cluster()] }, /clusters\[1\]\.name: duplicate name "a"/],
     ["a duplicate id", { clusters: [cluster({ id: 2 }), cluster({ name: "b" })] }, /clusters\[1\]\.id: duplicate id 2/],
     ["a zero id", { clusters: [cluster({ id: 0 })] }, /clusters\[0\]\.id: expected a positive integer/],
-    ["an unknown key", { clusters: [cluster({ hots: "x" })] }, /clusters\[0\]: unknown key "hots"/],
-    ["an unknown top-level key", { clusters: [cluster()], cluster: [] }, /: unknown key "cluster"/],
+    ["an unknown key", { clusters: [cluster({ hots: "x" })] }, /clusters\[0\]: unknown key "hots" \(did you mean "host"\?\)$/],
+    ["a misspelt key instead of a required one", { clusters: [{ name: "a", hots: "x" }] }, /clusters\[0\]: unknown key "hots" \(did you mean "host"\?\)$/],
+    ["a misspelt top-level key", { cluster: [cluster()] }, /: unknown key "cluster" \(did you mean "clusters"\?\)$/],
+    ["an unknown top-level key", { clusters: [cluster()], zzzzzz: [] }, /: unknown key "zzzzzz"$/],
+    ["a misspelt tls key", { clusters: [cluster({ tls: { caa: "x" } })] }, /clusters\[0\]\.tls: unknown key "caa" \(did you mean "ca"\?\)$/],
+    ["a misspelt default", { clusters: [cluster()], defaults: { timeout: 5 } }, /defaults: unknown key "timeout" \(did you mean "timeoutMs"\?\)$/],
+    ["a port beside a URL that names another", { clusters: [cluster({ host: "tcp://127.0.0.1:23761", port: 2375 })] }, /clusters\[0\]\.host: the URL names port 23761 but port 2375 is set beside it/],
     ["a bad host", { clusters: [cluster({ host: "npipe:////./pipe/x" })] }, /clusters\[0\]\.host: unsupported engine address/],
     ["a zero timeout", { clusters: [cluster({ timeoutMs: 0 })] }, /clusters\[0\]\.timeoutMs: expected at least 1 ms/],
     ["a bad default timeout", { clusters: [cluster()], defaults: { timeoutMs: "5s" } }, /defaults\.timeoutMs: expected an integer/],
@@ -74,9 +79,9 @@ describe("loadConfig without a config file", () => {
     ]);
   });
 
-  it("embeds the cluster local on DOCKER_HOST, with DOCKER_CERT_PATH for TLS", async () => {
-    const config = await loadConfig({ ...empty, env: { DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: "/certs" } });
-    expect(config.clusters[0]).toMatchObject({ name: "local", host: "tcp://127.0.0.1:2376", protocol: "https", port: 2376, tls: { ca: "/certs/ca.pem", cert: "/certs/cert.pem", key: "/certs/key.pem" } });
+  it("embeds the cluster local on DOCKER_HOST (DOCKER_CERT_PATH: key-files.test.ts)", async () => {
+    const config = await loadConfig({ ...empty, env: { DOCKER_HOST: "tcp://127.0.0.1:2376" } });
+    expect(config.clusters[0]).toMatchObject({ name: "local", host: "tcp://127.0.0.1:2376", protocol: "http", port: 2376 });
   });
 });
 
@@ -84,8 +89,11 @@ describe("mayFindConfig, the probe that spares a run cosmiconfig when there is n
   // A tree per case: home/work/app is where the search starts, home where it stops, and xdg the
   // global config root. What cosmiconfig finds in it, the probe must never miss.
   // A text starting with "->" makes a symbolic link to the rest.
+  const roots: string[] = [];
+  afterAll(() => Promise.all(roots.map((root) => rm(root, { recursive: true, force: true }))));
   async function tree(files: Record<string, string>) {
     const root = await mkdtemp(join(tmpdir(), "docklens-probe-"));
+    roots.push(root);
     for (const [name, text] of Object.entries(files)) {
       await mkdir(dirname(join(root, name)), { recursive: true });
       await (text.startsWith("->") ? symlink(text.slice(2), join(root, name)) : writeFile(join(root, name), text));

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { describeEndpoint, parseEndpoint } from "../../src/core/endpoint.ts";
+import { describeEndpoint, endpointHost, parseEndpoint } from "../../src/core/endpoint.ts";
 
 describe("parseEndpoint", () => {
   it.each([
     ["/var/run/docker.sock", undefined, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
-    ["unix:///var/run/docker.sock", 2375, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
+    ["unix:///var/run/docker.sock", undefined, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
     ["10.0.0.5", undefined, false, { protocol: "http", hostname: "10.0.0.5", port: 2375 }],
     ["engine.example", undefined, true, { protocol: "https", hostname: "engine.example", port: 2376 }],
     ["engine.example", 4243, false, { protocol: "http", hostname: "engine.example", port: 4243 }],
     ["::1", undefined, false, { protocol: "http", hostname: "::1", port: 2375 }],
     ["[::1]", undefined, false, { protocol: "http", hostname: "::1", port: 2375 }],
-    ["tcp://127.0.0.1:2999", 1234, false, { protocol: "http", hostname: "127.0.0.1", port: 2999 }],
+    ["tcp://127.0.0.1:2999", undefined, false, { protocol: "http", hostname: "127.0.0.1", port: 2999 }],
+    ["tcp://127.0.0.1:2999", 2999, false, { protocol: "http", hostname: "127.0.0.1", port: 2999 }],
     ["tcp://127.0.0.1", 1234, false, { protocol: "http", hostname: "127.0.0.1", port: 1234 }],
     ["tcp://127.0.0.1", undefined, true, { protocol: "https", hostname: "127.0.0.1", port: 2376 }],
     ["https://h", undefined, false, { protocol: "https", hostname: "h", port: 2376 }],
@@ -28,6 +29,25 @@ describe("parseEndpoint", () => {
     ["ftp://h", /unsupported engine address/],
   ])("rejects %s", (host, message) => {
     expect(() => parseEndpoint(host)).toThrow(message);
+  });
+
+  it.each([
+    ["tcp://127.0.0.1:23761", 1234, /names port 23761 but port 1234 is set beside it/],
+    ["ssh://h:2222", 22, /names port 2222 but port 22/],
+    ["/var/run/docker.sock", 2375, /a socket path takes no port/],
+    ["unix:///var/run/docker.sock", 2375, /a socket path takes no port/],
+  ] as const)("rejects %s with port %s: never silently one of the two", (host, port, message) => {
+    expect(() => parseEndpoint(host, port)).toThrow(message);
+  });
+
+  it.each([
+    ["tcp://127.0.0.1:23761", "127.0.0.1"],
+    ["unix:///run/docker.sock", "/run/docker.sock"],
+    ["/run/docker.sock", "/run/docker.sock"],
+    ["ssh://ops@[::1]:22", "::1"],
+    ["engine.example", "engine.example"],
+  ])("shows %s as host %s in cluster records", (host, shown) => {
+    expect(endpointHost(parseEndpoint(host))).toBe(shown);
   });
 
   it.each([

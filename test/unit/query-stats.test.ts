@@ -17,11 +17,20 @@ describe("parseTime", () => {
     ["1h30m", NOW / 1000 - 5400],
     ["2d", NOW / 1000 - 172800],
     ["500ms", NOW / 1000 - 0.5],
+    // The forms docker logs --since takes beside RFC 3339; without a zone, local time as docker reads it.
+    ["2026-11-21Z", Date.UTC(2026, 10, 21) / 1000],
+    ["2026-11-21T10Z", Date.UTC(2026, 10, 21, 10) / 1000],
+    ["2026-11-21T10:30+01:00", Date.UTC(2026, 10, 21, 9, 30) / 1000],
+    ["2026-11-21T10:30:05.25Z", Date.UTC(2026, 10, 21, 10, 30, 5) / 1000 + 0.25],
+    ["2026-11-21", new Date(2026, 10, 21).getTime() / 1000],
+    ["2026-11-21T10", new Date(2026, 10, 21, 10).getTime() / 1000],
+    ["2026-11-21T10:30", new Date(2026, 10, 21, 10, 30).getTime() / 1000],
+    ["2026-02-28T23:59:59", new Date(2026, 1, 28, 23, 59, 59).getTime() / 1000],
   ])("%s → %d", (value, seconds) => {
     expect(parseTime("since", value, NOW)).toBeCloseTo(seconds, 6);
   });
 
-  it.each(["", "yesterday", "-5", "1e9", "10 m", "2026-13-45T00:00:00Z", "2026-11-21", "99999999999999999999d", "100000000d", "1m1m1m1m1m1m"])("rejects %j", (value) => {
+  it.each(["", "yesterday", "-5", "1e9", "10 m", "2026-13-45T00:00:00Z", "2026-02-30", "2026-11-21T24:00", "2026-11-21T10:60", "2026-11-21 10:00", "99999999999999999999d", "100000000d", "1m1m1m1m1m1m"])("rejects %j", (value) => {
     expect(() => parseTime("since", value, NOW)).toThrow(expect.objectContaining({ code: "INVALID_QUERY" }));
   });
 });
@@ -42,8 +51,18 @@ describe("parseLogsQuery", () => {
     });
   });
 
-  it.each([{ tail: "-1" }, { tail: "1.5" }, { stream: "all" }, { timestamps: "y" }, { follow: "2" }, { other: "1" }])("rejects %j", (query) => {
+  it.each([{ tail: "-1" }, { tail: "1.5" }, { tail: "" }, { stream: "all" }, { timestamps: "y" }, { follow: "2" }, { follow: "" }, { follow: "yes" }, { follow: "TRUE" }, { follow: "on" }, { other: "1" }])("rejects %j", (query) => {
     expect(() => parseLogsQuery(query, NOW)).toThrow(expect.objectContaining({ code: "INVALID_QUERY", status: 400 }));
+  });
+
+  it("takes booleans by one rule: true or 1, false or 0", () => {
+    for (const [value, expected] of [["true", true], ["1", true], ["false", false], ["0", false]] as const) {
+      expect(parseLogsQuery({ follow: value }, NOW).follow).toBe(expected);
+    }
+  });
+
+  it("names the parameter in the error, for the CLI to name its flag instead", () => {
+    expect(() => parseLogsQuery({ tail: "x" }, NOW)).toThrow(expect.objectContaining({ param: "tail", message: 'tail: expected a number of lines or "all", got "x"' }));
   });
 });
 

@@ -1,0 +1,28 @@
+import { isInteger, isSafeNumber, parse, stringify } from "lossless-json";
+
+/**
+ * Engines send 64-bit integers (a cgroup v1 memory limit is 9223372036854771712) that a JS
+ * number cannot hold: `JSON.parse` would turn that one into 9223372036854772000. Only text with a
+ * run of 16 digits can hold such a number; the rest takes the native parser, which is faster.
+ */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * Parse an engine's JSON body, keeping every integer beyond 2^53 exact as a BigInt, so that it
+ * passes through docklens unchanged ({@link toJsonText} writes it back as the same digits).
+ */
+export function parseEngineJson(text: string): unknown {
+  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  return parse(text, null, (digits) => (isSafeNumber(digits) || !isInteger(digits) ? Number(digits) : BigInt(digits)));
+}
+
+/** JSON text of a body, BigInts written as their digits; `space` as JSON.stringify takes it. */
+export function toJsonText(value: unknown, space?: number): string {
+  try {
+    return JSON.stringify(value, null, space);
+  } catch (error) {
+    // JSON.stringify refuses BigInt as soon as it meets one, so bodies without any pay nothing.
+    if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
+    return stringify(value, null, space)!;
+  }
+}
