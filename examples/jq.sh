@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Scripts read docklens's --json output: the same bodies as the HTTP routes.
+# Run it where `docklens` is on the PATH (README: npm link, npm i -g, or the packed tarball).
 set -euo pipefail
 
 # Clusters whose engine cannot be reached, with the reason.
@@ -13,5 +14,13 @@ done
 # Containers that exited with a non-zero code on the cluster "local".
 docklens containers local --json | jq -r '.containers[] | select(.Status | test("^Exited \\([1-9]")) | .Names[0]'
 
-# The same over HTTP, from a running `docklens serve --token "$DOCKLENS_TOKEN"`.
-curl -sf -H "Authorization: Bearer ${DOCKLENS_TOKEN:-}" http://127.0.0.1:8080/list/local/volumes | jq -r '.Volumes[].Name'
+# Unhealthy containers of the cluster "local".
+docklens containers local --json | jq -r '.running[] | select(.Status | test("\\(unhealthy\\)")) | .Names[0]'
+
+# The same over HTTP, from a running `docklens serve --token "$DOCKLENS_TOKEN"` (skipped if none runs).
+url=${DOCKLENS_URL:-http://127.0.0.1:8080}
+if curl -sf -o /dev/null "$url/healthz"; then
+  curl -sf -H "Authorization: Bearer ${DOCKLENS_TOKEN:-}" "$url/list/local/volumes" | jq -r '.Volumes[].Name'
+else
+  echo "no docklens serve answers on $url: the HTTP example is skipped" >&2
+fi

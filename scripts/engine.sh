@@ -5,17 +5,18 @@
 #
 #   scripts/engine.sh start DIR [tcp://127.0.0.1:PORT]   start (or reuse) it; prints its DOCKER_HOST
 #   scripts/engine.sh stop DIR                           stop it and delete DIR
-#   scripts/engine.sh install                            install Debian's docker.io, busybox-static, procps, openssl
+#   scripts/engine.sh install                            install Debian's docker.io, busybox-static, procps, openssl, jq, curl
 set -euo pipefail
 
 install_packages() {
-  # procps: the engine runs the host's ps for `docker top`; openssl: the TLS tests make certificates.
-  if command -v dockerd >/dev/null && command -v docker >/dev/null && command -v ps >/dev/null && command -v openssl >/dev/null && [ -x /bin/busybox ] && /bin/busybox --list >/dev/null 2>&1; then
+  # procps: the engine runs the host's ps for `docker top`; openssl: the TLS tests make certificates;
+  # jq and curl: the tests run examples/jq.sh.
+  if command -v dockerd >/dev/null && command -v docker >/dev/null && command -v ps >/dev/null && command -v openssl >/dev/null && command -v jq >/dev/null && command -v curl >/dev/null && [ -x /bin/busybox ] && /bin/busybox --list >/dev/null 2>&1; then
     return
   fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
-  apt-get install -y -qq docker.io busybox-static procps openssl >&2
+  apt-get install -y -qq docker.io busybox-static procps openssl jq curl >&2
 }
 
 start() {

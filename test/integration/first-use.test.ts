@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createOpenApiDocument } from "../../src/server/openapi.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";
+import { raw, startServer } from "./server-helpers.ts";
 
 /** What a new user met on a first real use of docklens: each defect, as it was seen. */
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
@@ -82,6 +83,16 @@ describe("an id prefix that several containers share", () => {
       }
       const json = await withConfig("detail", "container", "bravo", prefix, "--json");
       expect(json.stdout).toBe("");
+      const server = await startServer({ log: false });
+      try {
+        for (const path of [`/detail/bravo/container/${prefix}`, `/detail/bravo/container/${prefix}/logs`]) {
+          const response = await raw(server.port, path);
+          expect(response.status, path).toBe(409);
+          expect(response.json.error.code).toBe("AMBIGUOUS_NAME");
+        }
+      } finally {
+        await server.close();
+      }
     } finally {
       if (made.length) await docker(engines.adminB, "rm", ...made);
     }
