@@ -1,18 +1,16 @@
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import type { OutputLine, ReadLogsResult } from "../index.ts";
+import type { ListClustersResult, OutputLine, ReadLogsResult } from "../index.ts";
+import { addAcrossCommands } from "./across-commands.ts";
+import { common, examples, FILTER_HELP, filterOption, run, watchOption, type ListCommandOptions } from "./define.ts";
 import type { CommandOptions } from "./run.ts";
-
-/** An "Examples:" help section: each command, then what it does, in one aligned column. */
-function examples(lines: Array<[command: string, what?: string]>): string {
-  const width = Math.max(...lines.map(([command]) => command.length));
-  return `\nExamples:\n${lines.map(([command, what]) => `  $ ${what ? `${command.padEnd(width)}   ${what}` : command}`).join("\n")}`;
-}
 
 const EXAMPLES = `${examples([
   ["docklens clusters", "every cluster, its engine version and state"],
   ["docklens containers local", "containers of the cluster named local"],
   ["docklens containers 2 --running", "running containers of the cluster with id 2"],
+  ["docklens ps --filter health=unhealthy", "unhealthy containers of every cluster"],
+  ["docklens images --filter dangling=true", "dangling images everywhere"],
   ["docklens volumes prod --json | jq '.Volumes[].Name'"],
   ["docklens detail container prod web", "what the engine knows of container web"],
   ["docklens detail cluster prod --json"],
@@ -26,17 +24,7 @@ docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
 the cluster "local" on $DOCKER_HOST or /var/run/docker.sock.`;
 
 /** The flag of each query parameter a CLI error may name: the CLI speaks of its own flags. */
-const FLAGS: Record<string, string> = { tail: "--tail", since: "--since", until: "--until", stream: "--stream", ps_args: "--ps-args" };
-
-/** Lazily loaded so that `--help` and `--version` load nothing but commander. */
-const run: typeof import("./run.ts").run = async (...args) => (await import("./run.ts")).run(...args);
-
-/** `--config` and `--json`, which every command takes (D14). */
-function common(command: Command): Command {
-  return command
-    .option("-c, --config <path>", "config file (default: $DOCKLENS_CONFIG, else a search from here)")
-    .option("--json", "print the JSON body of the matching HTTP route");
-}
+const FLAGS: Record<string, string> = { tail: "--tail", since: "--since", until: "--until", stream: "--stream", ps_args: "--ps-args", filter: "--filter" };
 
 /** A command on one container: `<cluster> <container>`. */
 function containerCommand(program: Command, name: string, description: string): Command {
@@ -74,30 +62,50 @@ export function createProgram(): Command {
     .addHelpText("after", EXAMPLES)
     .hook("preAction", inheritOptions);
 
-  common(program.command("clusters").description("list the clusters with their engine information"))
-    .addHelpText("after", examples([["docklens clusters"], ["docklens clusters --json | jq -r '.clusters[] | select(.error) | .name'", "clusters whose engine fails"]]))
+  watchOption(common(program.command("clusters").description("list the clusters with their engine information")))
+    .addHelpText("after", examples([["docklens clusters"], ["docklens clusters --json | jq -r '.clusters[] | select(.error) | .name'", "clusters whose engine fails"], ["docklens clusters --watch"]]))
     .action((options: CommandOptions) =>
-    run(options, (lib, o) => lib.listClusters(o), (t, r, colors) => t.clustersTable(r.clusters, colors)),
-  );
-
-  common(program.command("containers").description("list the containers of a cluster, stopped ones included").argument("<cluster>", "cluster name or id"))
-    .option("--running", "only running containers (the JSON body always holds both lists)")
-    .addHelpText("after", examples([["docklens containers local"], ["docklens containers 2 --running", "the cluster with id 2"], ["docklens containers local --json | jq -r '.running[].Names[0]'"]]))
-    .action((cluster: string, options: CommandOptions & { running?: boolean }) =>
-      run(options, (lib, o) => lib.listContainers(cluster, o), (t, r, colors) => t.containersTable(options.running ? r.running : r.containers, colors)),
+      run<ListClustersResult & { unhealthy?: Map<number, number> }>(
+        options,
+        async (lib, o) => {
+          // The table counts unhealthy containers too: one more fan-out, which the JSON body (the route's) does without.
+          if (options.json) return lib.listClusters(o);
+          const [body, sick] = await Promise.all([lib.listClusters(o), lib.listAllContainers({ ...o, filters: { health: ["unhealthy"] } })]);
+          const unhealthy = new Map<number, number>();
+          for (const { cluster } of sick.containers) unhealthy.set(cluster.id, (unhealthy.get(cluster.id) ?? 0) + 1);
+          return { ...body, unhealthy };
+        },
+        (t, r, colors) => t.clustersTable(r.clusters, colors, r.unhealthy),
+      ),
     );
 
-  common(program.command("networks").description("list the networks of a cluster").argument("<cluster>", "cluster name or id"))
-    .addHelpText("after", examples([["docklens networks local"], ["docklens networks local --json | jq -r '.networks[].Name'"]]))
-    .action(
-    (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.listNetworks(cluster, o), (t, r, colors) => t.networksTable(r.networks, colors)),
-  );
+  watchOption(filterOption(common(program.command("containers").description("list the containers of a cluster, stopped ones included").argument("<cluster>", "cluster name or id")), FILTER_HELP.containers))
+    .option("--running", "only running containers (the JSON body always holds both lists)")
+    .addHelpText(
+      "after",
+      examples([["docklens containers local"], ["docklens containers 2 --running", "the cluster with id 2"], ["docklens containers local --filter label=app=web"], ["docklens containers local --json | jq -r '.running[].Names[0]'"]]),
+    )
+    .action((cluster: string, options: ListCommandOptions & { running?: boolean }) =>
+      run(
+        options,
+        (lib, o) => lib.listContainers(cluster, { ...o, filters: lib.parseFilters("containers", options.filter ?? []) }),
+        (t, r, colors) => t.containersTable(options.running ? r.running : r.containers, colors),
+      ),
+    );
 
-  common(program.command("volumes").description("list the volumes of a cluster").argument("<cluster>", "cluster name or id"))
-    .addHelpText("after", examples([["docklens volumes local"], ["docklens volumes local --json | jq -r '.Volumes[].Name'"]]))
-    .action(
-    (cluster: string, options: CommandOptions) => run(options, (lib, o) => lib.listVolumes(cluster, o), (t, r, colors) => t.volumesTable(r.Volumes, colors)),
-  );
+  filterOption(common(program.command("networks").description("list the networks of a cluster").argument("<cluster>", "cluster name or id")), FILTER_HELP.networks)
+    .addHelpText("after", examples([["docklens networks local"], ["docklens networks local --filter driver=bridge --json | jq -r '.networks[].Name'"]]))
+    .action((cluster: string, options: ListCommandOptions) =>
+      run(options, (lib, o) => lib.listNetworks(cluster, { ...o, filters: lib.parseFilters("networks", options.filter ?? []) }), (t, r, colors) => t.networksTable(r.networks, colors)),
+    );
+
+  filterOption(common(program.command("volumes").description("list the volumes of a cluster").argument("<cluster>", "cluster name or id")), FILTER_HELP.volumes)
+    .addHelpText("after", examples([["docklens volumes local"], ["docklens volumes local --filter dangling=true --json | jq -r '.Volumes[].Name'"]]))
+    .action((cluster: string, options: ListCommandOptions) =>
+      run(options, (lib, o) => lib.listVolumes(cluster, { ...o, filters: lib.parseFilters("volumes", options.filter ?? []) }), (t, r, colors) => t.volumesTable(r.Volumes, colors)),
+    );
+
+  addAcrossCommands(program);
 
   const detail = common(program.command("detail").description("inspect one item; alone, list the detail routes"))
     .allowExcessArguments()
@@ -110,7 +118,7 @@ export function createProgram(): Command {
   common(detail.command("cluster").description("a cluster and its engine information").argument("<cluster>", "cluster name or id")).action(
     (cluster: string, options: CommandOptions) =>
       // The body is printed either way; an engine that failed still makes the command fail, as elsewhere.
-      run(options, (lib, o) => lib.inspectCluster(cluster, o), (t, r, colors) => t.clusterDetail(r, colors), (r) => r.error),
+      run(options, (lib, o) => lib.inspectCluster(cluster, o), (t, r, colors) => t.clusterDetail(r, colors), { failure: (r) => r.error }),
   );
   common(detail.command("container").description("what the engine knows of one container").argument("<cluster>", "cluster name or id").argument("<name>", "container name, id or id prefix"))
     .option("--show-secrets", "show environment values that look like secrets")

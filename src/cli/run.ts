@@ -1,10 +1,13 @@
 import { setMaxListeners } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ChalkInstance } from "chalk";
 import { attachContainer } from "../core/attach.ts";
 import { inspectCluster, listClusters } from "../core/clusters.ts";
-import { inspectContainer, listContainers } from "../core/containers.ts";
+import { inspectContainer, listAllContainers, listContainers } from "../core/containers.ts";
+import { listDrift } from "../core/drift.ts";
 import { DocklensError, type ErrorBody } from "../core/errors.ts";
-import { inspectImage } from "../core/images.ts";
+import { parseFilters } from "../core/filters.ts";
+import { inspectImage, listAllImages, listImages } from "../core/images.ts";
 import { toJsonText } from "../core/json.ts";
 import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
@@ -23,12 +26,17 @@ const core = {
   inspectImage,
   inspectNetwork,
   inspectVolume,
+  listAllContainers,
+  listAllImages,
   listClusters,
   listContainers,
+  listDrift,
+  listImages,
   listDetailRoutes,
   listNetworks,
   listProcesses,
   listVolumes,
+  parseFilters,
   parseLogsQuery,
   readContainerLogs,
   readContainerStats,
@@ -39,51 +47,91 @@ const core = {
 export interface CommandOptions {
   config?: string;
   json?: boolean;
+  /** Seconds between redraws (`--watch`), `true` for the default. */
+  watch?: number | true;
 }
 
 type Core = typeof core;
 /** What renders results for people; loaded only without `--json`. */
-export type Views = typeof import("./tables.ts") & typeof import("./views.ts");
+export type Views = typeof import("./tables.ts") & typeof import("./views.ts") & typeof import("./across-tables.ts");
+
+/** What a command may add to printing its result. */
+export interface RunHooks<T> {
+  /** An error the result carries (an engine that failed inside a body still printed): it fails the command. */
+  failure?: (result: T, coreOptions: CoreOptions) => ErrorBody | undefined;
+  /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
+  warnings?: (result: T) => string[];
+}
 
 /**
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
  * or a table for people. A result that is a stream (logs `--follow`, stats `--stream`, attach)
  * prints item by item, NDJSON with `--json`, until it ends or Ctrl-C, which closes the engine
- * stream before docklens exits. Errors propagate to `main`, which owns messages and exit codes;
- * `failure` names an error a result carries (an engine that failed inside a body that is still
- * printed), which then fails the command too. A view that renders nothing prints nothing.
+ * stream before docklens exits. With `watch`, the query runs again that many seconds after each
+ * answer (never two at once), redrawing the table in place, or one JSON line per answer, until
+ * Ctrl-C. Errors propagate to `main`, which owns messages and exit codes. A view that renders
+ * nothing prints nothing.
  */
 export async function run<T>(
   options: CommandOptions,
   query: (lib: Core, coreOptions: CoreOptions) => Promise<T | AsyncGenerator<T>> | T,
   render: (views: Views, result: T, colors: ChalkInstance) => string,
-  failure?: (result: T) => ErrorBody | undefined,
+  hooks: RunHooks<T> = {},
 ): Promise<void> {
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
   const stop = () => controller.abort();
+  const coreOptions = { registry, signal: controller.signal };
   try {
-    const result = await query(core, { registry, signal: controller.signal });
     // Tables and their dependencies load only for people, not for `--json` pipelines.
-    const views = options.json ? undefined : ({ ...(await import("./tables.ts")), ...(await import("./views.ts")) } as Views);
+    const views = options.json ? undefined : ({ ...(await import("./tables.ts")), ...(await import("./views.ts")), ...(await import("./across-tables.ts")) } as Views);
     const colors = views?.createColors();
-    const print = (item: T, whole: boolean) => {
-      const text = views ? render(views, item, colors!) : toJsonText(item, whole && process.stdout.isTTY ? 2 : undefined);
-      // A whole result that renders nothing (an empty log) prints nothing; a streamed blank line is a line.
-      if (text || !whole) process.stdout.write(`${text}\n`);
-    };
+    const text = (item: T, whole: boolean) => (views ? render(views, item, colors!) : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined));
+    const warn = (item: T) => views && hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
+    if (options.watch) {
+      process.once("SIGINT", stop).once("SIGTERM", stop);
+      return await watch(options.watch, controller.signal, async () => {
+        const result = (await query(core, coreOptions)) as T;
+        // On a terminal each answer replaces the last, as `watch` does; in a pipe they follow one another.
+        const clear = views && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "";
+        process.stdout.write(`${clear}${text(result, true)}\n`);
+        warn(result);
+      });
+    }
+    const result = await query(core, coreOptions);
     if (!isStream(result)) {
-      print(result, true);
-      const error = failure?.(result);
+      const output = text(result, true);
+      // A whole result that renders nothing (an empty log) prints nothing.
+      if (output) process.stdout.write(`${output}\n`);
+      warn(result);
+      const error = hooks.failure?.(result, coreOptions);
       if (error) throw new DocklensError(error.code, error.message);
       return;
     }
     process.once("SIGINT", stop).once("SIGTERM", stop);
-    for await (const item of result) print(item, false);
+    for await (const item of result) process.stdout.write(`${text(item, false)}\n`);
   } finally {
     process.off("SIGINT", stop).off("SIGTERM", stop);
     registry.close();
+  }
+}
+
+/**
+ * Run `tick` every `seconds` (counted from the end of the last one, so a slow fan-out never
+ * overlaps the next) until `signal` aborts. A tick that fails says why on stderr and the watch
+ * goes on, as `watch docker ps` does; the engine connections stay open between ticks.
+ */
+async function watch(seconds: number | true, signal: AbortSignal, tick: () => Promise<void>): Promise<void> {
+  const interval = (seconds === true ? 2 : seconds) * 1000;
+  while (!signal.aborted) {
+    try {
+      await tick();
+    } catch (error) {
+      if (signal.aborted) break;
+      process.stderr.write(`docklens: ${(error as Error).message}\n`);
+    }
+    await sleep(interval, undefined, { signal }).catch(() => {});
   }
 }
 

@@ -19,8 +19,11 @@ export function colorState(state: string, text: string, colors: ChalkInstance, e
   return colors.gray(text);
 }
 
-/** `docklens clusters`: one line per cluster with its engine version and state. */
-export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance): string {
+/**
+ * `docklens clusters`: one line per cluster with its engine version and state, and, when
+ * `unhealthy` counts are given (by cluster id), how many of its containers are unhealthy.
+ */
+export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance, unhealthy?: Map<number, number>): string {
   const rows = clusters.map((cluster) => {
     const info = cluster.docker as { ServerVersion?: string; Containers?: number; ContainersRunning?: number; Images?: number; Volumes?: number };
     return [
@@ -32,11 +35,17 @@ export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance):
       cluster.error ? "" : `${info.Containers ?? 0} (${info.ContainersRunning ?? 0} running)`,
       cluster.error ? "" : String(info.Images ?? 0),
       cluster.error ? "" : String(info.Volumes ?? 0),
+      ...(unhealthy ? [cluster.error ? "" : unhealthyCount(unhealthy.get(cluster.id) ?? 0, colors)] : []),
     ];
   });
-  const table = renderTable(["ID", "CLUSTER", "ENDPOINT", "STATE", "ENGINE", "CONTAINERS", "IMAGES", "VOLUMES"], rows, colors);
+  const head = ["ID", "CLUSTER", "ENDPOINT", "STATE", "ENGINE", "CONTAINERS", "IMAGES", "VOLUMES", ...(unhealthy ? ["UNHEALTHY"] : [])];
+  const table = renderTable(head, rows, colors);
   const errors = clusters.filter((cluster) => cluster.error).map((cluster) => colors.red(`${cluster.name}: ${cluster.error!.message}`));
   return [table, ...errors].join("\n");
+}
+
+function unhealthyCount(count: number, colors: ChalkInstance): string {
+  return count ? colors.red(String(count)) : "0";
 }
 
 /** A port as the container list shows it; container detail's ports are turned into these. */
@@ -85,18 +94,30 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** `docklens containers`: the columns of `docker ps`. */
-export function containersTable(containers: ContainerItem[], colors: ChalkInstance, now = Date.now()): string {
-  const rows = containers.map((container) => [
-    shortId(container.Id),
-    container.Image.startsWith("sha256:") ? shortId(container.Image) : container.Image,
-    JSON.stringify(truncate(container.Command, 20)),
+/** The columns of `docker ps`. */
+export const CONTAINER_COLUMNS = ["CONTAINER ID", "IMAGE", "COMMAND", "CREATED", "STATUS", "PORTS", "NAMES"];
+
+/** A row of {@link CONTAINER_COLUMNS}; `full` keeps ids and commands whole (`--no-trunc`). */
+export function containerRow(container: ContainerItem, colors: ChalkInstance, now = Date.now(), full = false): string[] {
+  return [
+    full ? container.Id : shortId(container.Id),
+    container.Image.startsWith("sha256:") && !full ? shortId(container.Image) : container.Image,
+    JSON.stringify(full ? container.Command : truncate(container.Command, 20)),
     timeAgo(container.Created, now),
     colorState(container.State, container.Status, colors, Number(/^Exited \((\d+)\)/.exec(container.Status)?.[1] ?? 0)),
     formatPorts(container.Ports ?? []),
-    container.Names.map((name) => name.replace(/^\//, "")).join(","),
-  ]);
-  return renderTable(["CONTAINER ID", "IMAGE", "COMMAND", "CREATED", "STATUS", "PORTS", "NAMES"], rows, colors);
+    containerName(container),
+  ];
+}
+
+/** A container's names without their leading `/`, as docker ps shows them. */
+export function containerName(container: Pick<ContainerItem, "Names">): string {
+  return container.Names.map((name) => name.replace(/^\//, "")).join(",");
+}
+
+/** `docklens containers`: the columns of `docker ps`. */
+export function containersTable(containers: ContainerItem[], colors: ChalkInstance, now = Date.now()): string {
+  return renderTable(CONTAINER_COLUMNS, containers.map((container) => containerRow(container, colors, now)), colors);
 }
 
 /** `docklens networks`: `docker network ls` plus subnet and creation time. */

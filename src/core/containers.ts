@@ -1,7 +1,9 @@
 import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./config.ts";
+import { acrossClusters, type AcrossClustersOptions, type ClusterError, type ClusterRef } from "./across-clusters.ts";
 import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
 import { DocklensError, isDocklensError } from "./errors.ts";
+import { filteredCall, type ListOptions } from "./filters.ts";
 import { checkName } from "./names.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
@@ -16,20 +18,49 @@ export interface ListContainersResult {
 }
 
 /**
- * All containers of a cluster, stopped ones included, and the running sub-list (D4).
- * `cluster` is an id or a name (D1).
+ * All containers of a cluster, stopped ones included, and the running sub-list (D4), with
+ * docker's filters applied by the engine when given. `cluster` is an id or a name (D1).
  */
-export async function listContainers(cluster: string, options: CoreOptions): Promise<ListContainersResult> {
+export async function listContainers(cluster: string, options: ListOptions): Promise<ListContainersResult> {
   const config = resolveCluster(cluster, options);
+  const { query, read, statuses } = filteredCall("containers", options.filters);
   // The mapping runs inside the shared read: callers of the same read get the same body.
   return callEngine(
     config,
     async (docker, signal) => {
-      const containers = expectBody<Dockerode.ContainerInfo[]>(await dialEngine(docker, "/containers/json", signal, { query: { all: true } }), "array", config).map(toContainerItem);
-      return { containers, running: containers.filter((container) => container.State === "running") };
+      const items = await dialEngine(docker, "/containers/json", signal, { query: { all: true, ...query } });
+      const containers = expectBody<Dockerode.ContainerInfo[]>(items, "array", config).map(toContainerItem);
+      return { containers, running: containers.filter(isRunning) };
     },
-    { ...options, read: "containers" },
+    { ...options, read, ...(statuses ? { statuses } : {}) },
   );
+}
+
+/** A container item of an across-cluster list: a D4 item and the cluster it is in. */
+export type ClusterContainerItem = ContainerItem & { cluster: ClusterRef };
+
+/** Body of `/list/containers`: every cluster's containers, the running ones, and the clusters that failed. */
+export interface ListAllContainersResult {
+  containers: ClusterContainerItem[];
+  running: ClusterContainerItem[];
+  errors: ClusterError[];
+}
+
+/**
+ * The containers of every cluster (or of `options.clusters`), asked concurrently: in cluster id
+ * order, then as each engine lists them. A cluster that fails is in `errors`, and the others
+ * are still listed; filters apply on every engine.
+ */
+export async function listAllContainers(options: ListOptions & AcrossClustersOptions): Promise<ListAllContainersResult> {
+  const { results, errors } = await acrossClusters(options, async (config, cluster) =>
+    (await listContainers(String(config.id), options)).containers.map((item) => ({ ...item, cluster })),
+  );
+  const containers = results.flatMap((result) => result.value);
+  return { containers, running: containers.filter(isRunning), errors };
+}
+
+function isRunning(container: ContainerItem): boolean {
+  return container.State === "running";
 }
 
 /** D4: the engine's Unix seconds become `new Date(s * 1000).toISOString()`. */
@@ -81,7 +112,7 @@ export async function findContainer(input: InspectContainerInput, options: CoreO
   const { cluster, statuses, detail } = await inspectRaw(input, options);
   const running = Boolean(detail.State?.Running);
   const paused = Boolean(detail.State?.Paused);
-  if (options.running && !running) throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message);
+  if (options.running && !running) throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message as string);
   if (options.unpaused && paused) throw new DocklensError("CONTAINER_NOT_RUNNING", `container ${JSON.stringify(input.name)} of cluster "${cluster.name}" is paused`);
   return { cluster, id: detail.Id, tty: Boolean(detail.Config?.Tty), running, paused, statuses };
 }

@@ -1,9 +1,33 @@
 import type Dockerode from "dockerode";
+import { acrossClusters, type AcrossClustersOptions, type ClusterError, type ClusterRef } from "./across-clusters.ts";
+import { listContainers } from "./containers.ts";
+import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
-import type { CoreOptions, ItemRef } from "./registry.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
 /** Body of `/detail/:cluster/image/:imageName`: the engine's image inspect body (D8). */
 export type InspectImageResult = Dockerode.ImageInspectInfo;
+
+/**
+ * An item of `/list/:cluster/images`: the engine's item with `Created` as ISO 8601 and
+ * `Containers` the number of containers that use it (the engine says -1: it does not count).
+ */
+export type ImageItem = Omit<Dockerode.ImageInfo, "Created"> & { Created: string };
+
+/** Body of `/list/:cluster/images`. */
+export interface ListImagesResult {
+  images: ImageItem[];
+}
+
+/** An image item of an across-cluster list, with the cluster it is in. */
+export type ClusterImageItem = ImageItem & { cluster: ClusterRef };
+
+/** Body of `/list/images`. */
+export interface ListAllImagesResult {
+  images: ClusterImageItem[];
+  errors: ClusterError[];
+}
 
 /**
  * The engine's inspect body of one image (D8), by reference (`local/busybox:1`) or id
@@ -11,4 +35,33 @@ export type InspectImageResult = Dockerode.ImageInspectInfo;
  */
 export async function inspectImage(input: ItemRef, options: CoreOptions): Promise<InspectImageResult> {
   return (await inspectObject("image", input, options)) as InspectImageResult;
+}
+
+/**
+ * The images of a cluster as `docker images` lists them (tagged and dangling, not intermediate
+ * layers), or those docker's filters keep, each with how many containers use it: the engine's
+ * container list, asked beside the images, is where that count comes from.
+ */
+export async function listImages(cluster: string, options: ListOptions): Promise<ListImagesResult> {
+  const config = resolveCluster(cluster, options);
+  const { query, read, statuses } = filteredCall("images", options.filters);
+  const [items, { containers }] = await Promise.all([
+    callEngine(config, async (docker, signal) => expectBody<Dockerode.ImageInfo[]>(await dialEngine(docker, "/images/json", signal, { query }), "array", config), {
+      ...options,
+      read,
+      ...(statuses ? { statuses } : {}),
+    }),
+    listContainers(String(config.id), { ...options, filters: undefined }),
+  ]);
+  const users = new Map<string, number>();
+  for (const container of containers) users.set(container.ImageID, (users.get(container.ImageID) ?? 0) + 1);
+  // A copy of each item: the engine's list may be shared with other callers of the same read.
+  const images = items.map((image) => ({ ...image, Created: new Date(image.Created * 1000).toISOString(), Containers: image.Containers >= 0 ? image.Containers : (users.get(image.Id) ?? 0) }));
+  return { images };
+}
+
+/** The images of every cluster (or of `options.clusters`), asked concurrently; clusters that fail are in `errors`. */
+export async function listAllImages(options: ListOptions & AcrossClustersOptions): Promise<ListAllImagesResult> {
+  const { results, errors } = await acrossClusters(options, async (config, cluster) => (await listImages(String(config.id), options)).images.map((image) => ({ ...image, cluster })));
+  return { images: results.flatMap((result) => result.value), errors };
 }

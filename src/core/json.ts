@@ -3,16 +3,18 @@ import { isInteger, isSafeNumber, parse, stringify } from "lossless-json";
 /**
  * Engines send 64-bit integers (a cgroup v1 memory limit is 9223372036854771712) that a JS
  * number cannot hold: `JSON.parse` would turn that one into 9223372036854772000. Only text with a
- * run of 16 digits can hold such a number; the rest takes the native parser, which is faster.
+ * number of 16 digits or more can hold such a number: a value (after `:`, `[` or `,`) that starts
+ * so. Digits inside strings (hex ids are full of them) do not count. The rest, nearly every body,
+ * takes the native parser, which is many times faster.
  */
-const LONG_DIGITS = /\d{16}/;
+const LONG_NUMBER = /[:[,]\s*-?\d{16}/;
 
 /**
  * Parse an engine's JSON body, keeping every integer beyond 2^53 exact as a BigInt, so that it
  * passes through docklens unchanged ({@link toJsonText} writes it back as the same digits).
  */
 export function parseEngineJson(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
   return parse(text, null, (digits) => (isSafeNumber(digits) || !isInteger(digits) ? Number(digits) : BigInt(digits)));
 }
 

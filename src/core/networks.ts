@@ -1,5 +1,6 @@
 import type Dockerode from "dockerode";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 import { byName } from "./volumes.ts";
@@ -10,15 +11,17 @@ export interface ListNetworksResult {
 }
 
 /**
- * Every network of a cluster (D5), items unchanged, sorted by name as `docker network ls` shows
- * them: the engine answers in no stable order. `cluster` is an id or a name (D1).
+ * Every network of a cluster (D5), or those docker's filters keep, items unchanged, sorted by
+ * name as `docker network ls` shows them: the engine answers in no stable order. `cluster` is an
+ * id or a name (D1).
  */
-export async function listNetworks(cluster: string, options: CoreOptions): Promise<ListNetworksResult> {
+export async function listNetworks(cluster: string, options: ListOptions): Promise<ListNetworksResult> {
   const config = resolveCluster(cluster, options);
+  const { query, read, statuses } = filteredCall("networks", options.filters);
   return callEngine(
     config,
-    async (docker, signal) => ({ networks: expectBody<Dockerode.NetworkInspectInfo[]>(await dialEngine(docker, "/networks", signal), "array", config).sort(byName) }),
-    { ...options, read: "networks" },
+    async (docker, signal) => ({ networks: expectBody<Dockerode.NetworkInspectInfo[]>(await dialEngine(docker, "/networks", signal, { query }), "array", config).sort(byName) }),
+    { ...options, read, ...(statuses ? { statuses } : {}) },
   );
 }
 

@@ -4,7 +4,7 @@ import { DocklensError } from "./errors.ts";
 export type QueryInput = Record<string, string | undefined>;
 
 /** Reject any parameter a route does not know, so that a typo is an error, not ignored. */
-export function checkQueryNames(query: QueryInput, known: readonly string[]): void {
+export function checkQueryNames(query: Record<string, unknown>, known: readonly string[]): void {
   const unknown = Object.keys(query).filter((name) => !known.includes(name));
   if (unknown.length) throw new DocklensError("INVALID_QUERY", `unknown query parameter ${JSON.stringify(unknown[0])}; known: ${known.join(", ")}`);
 }

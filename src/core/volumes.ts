@@ -1,5 +1,6 @@
 import type Dockerode from "dockerode";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
 
@@ -12,18 +13,19 @@ export interface ListVolumesResult {
 }
 
 /**
- * Every volume of a cluster (D5), sorted by name as `docker volume ls` shows them: the engine
- * answers in no stable order. `cluster` is an id or a name (D1).
+ * Every volume of a cluster (D5), or those docker's filters keep, sorted by name as `docker
+ * volume ls` shows them: the engine answers in no stable order. `cluster` is an id or a name (D1).
  */
-export async function listVolumes(cluster: string, options: CoreOptions): Promise<ListVolumesResult> {
+export async function listVolumes(cluster: string, options: ListOptions): Promise<ListVolumesResult> {
   const config = resolveCluster(cluster, options);
+  const { query, read, statuses } = filteredCall("volumes", options.filters);
   return callEngine(
     config,
     async (docker, signal) => {
-      const body = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(await dialEngine(docker, "/volumes", signal), "object", config);
+      const body = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(await dialEngine(docker, "/volumes", signal, { query }), "object", config);
       return { Volumes: (body.Volumes ?? []).map(normalizeVolume).sort(byName) };
     },
-    { ...options, read: "volumes" },
+    { ...options, read, ...(statuses ? { statuses } : {}) },
   );
 }
 

@@ -98,10 +98,12 @@ export function createApp(options: CreateAppOptions): App {
         setResponseHeader(event, "Allow", ALLOW);
         throw new DocklensError("METHOD_NOT_ALLOWED", `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`);
       }
-      const query = parseQuery(rawUrl(event));
-      if (route.query) checkQueryNames(query, Object.keys(route.query));
+      const known = Object.entries(route.query ?? {});
+      const { query, lists } = parseQuery(target, known.filter(([, param]) => param.repeatable).map(([name]) => name));
+      if (route.query && !route.otherQueryIgnored) checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
       const signal = requestSignal(event);
-      const result = await route.run(params, { registry: options.registry, signal, showSecrets: options.showSecrets ?? options.registry.config.showSecrets, query });
+      const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
+      const result = await route.run(params, { registry: options.registry, signal, showSecrets, query, lists });
       return result instanceof Streamed ? sendNdjson(event, result.items, signal, options.signal) : sendJson(event, result, 200);
     }),
   );

@@ -33,11 +33,21 @@ export function matchRoute<T extends Pattern>(routes: readonly T[], rawUrl: stri
   return undefined;
 }
 
-/** The query string of a raw request target; a name given twice is `INVALID_QUERY`. */
-export function parseQuery(rawUrl: string): QueryInput {
+/** A request's query: one value per name, and every value of the names that may repeat. */
+export interface ParsedQuery {
+  query: QueryInput;
+  lists: Record<string, string[]>;
+}
+
+/**
+ * The query string of a raw request target. The names in `repeatable` (`filter`, `cluster`)
+ * collect every value in `lists`; any other name given twice is `INVALID_QUERY`.
+ */
+export function parseQuery(rawUrl: string, repeatable: readonly string[] = []): ParsedQuery {
   const start = rawUrl.indexOf("?");
   const query: QueryInput = Object.create(null);
-  if (start === -1) return query;
+  const lists: Record<string, string[]> = Object.create(null);
+  if (start === -1) return { query, lists };
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(rawUrl.slice(start + 1));
@@ -45,10 +55,11 @@ export function parseQuery(rawUrl: string): QueryInput {
     throw new DocklensError("INVALID_QUERY", "the query string could not be read");
   }
   for (const [name, value] of params) {
-    if (Object.hasOwn(query, name)) throw new DocklensError("INVALID_QUERY", `query parameter ${JSON.stringify(name.slice(0, 40))} is given more than once`);
-    query[name] = value;
+    if (repeatable.includes(name)) (lists[name] ??= []).push(value);
+    else if (Object.hasOwn(query, name)) throw new DocklensError("INVALID_QUERY", `query parameter ${JSON.stringify(name.slice(0, 40))} is given more than once`);
+    else query[name] = value;
   }
-  return query;
+  return { query, lists };
 }
 
 function decodeSegment(segment: string): string {

@@ -18,6 +18,9 @@ const arrayOf = (items: Schema) => ({ type: "array", items });
 const stringMap = { type: "object", additionalProperties: { type: "string" } };
 const nullable = (type: string) => ({ type: [type, "null"] });
 
+/** An item of an across-cluster list: the item `schema` with the cluster it is in. */
+const inCluster = (schema: string) => ({ allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })] });
+
 const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };
 
 /** Response bodies, with the fields and types of the spec's tables and decisions D2 to D8. */
@@ -94,6 +97,28 @@ const SCHEMAS: Record<string, Schema> = {
     false,
   ),
   ImageDetail: obj({ Id: str, RepoTags: nullable("array"), Created: str, Size: int, Config: nullable("object") }, ["Id"]),
+  Image: obj(
+    { Id: str, ParentId: str, RepoTags: nullable("array"), RepoDigests: nullable("array"), Created: { type: "string", format: "date-time" }, Size: int, SharedSize: int, Labels: nullable("object"), Containers: { type: "integer", minimum: 0, description: "Containers that use it, counted by docklens" } },
+    ["Id", "Created", "Size", "Containers"],
+  ),
+  ImageList: obj({ images: arrayOf(ref("Image")) }, undefined, false),
+  ClusterRef: obj({ id: int, name: str }, undefined, false),
+  ClusterError: obj({ cluster: ref("ClusterRef"), error: ref("ErrorBody") }, undefined, false),
+  AllContainerList: obj(
+    { containers: arrayOf(inCluster("Container")), running: arrayOf(inCluster("Container")), errors: arrayOf(ref("ClusterError")) },
+    undefined,
+    false,
+  ),
+  AllImageList: obj({ images: arrayOf(inCluster("Image")), errors: arrayOf(ref("ClusterError")) }, undefined, false),
+  Drift: obj(
+    {
+      images: arrayOf(obj({ reference: str, clusters: arrayOf(obj({ cluster: ref("ClusterRef"), imageIds: arrayOf(str) }, undefined, false)), drift: bool }, undefined, false)),
+      engines: arrayOf(obj({ cluster: ref("ClusterRef"), version: str }, undefined, false)),
+      errors: arrayOf(ref("ClusterError")),
+    },
+    undefined,
+    false,
+  ),
   OpenApi: { type: "object", description: "This document" },
 };
 
@@ -143,7 +168,14 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
       summary: route.summary,
       parameters: [
         ...params.map((param) => ({ name: param, in: "path", required: true, ...PARAMS[param]! })),
-        ...Object.entries(route.query ?? {}).map(([param, { description, schema }]) => ({ name: param, in: "query", required: false, description, schema })),
+        ...Object.entries(route.query ?? {}).map(([param, { description, schema, repeatable }]) => ({
+          name: param,
+          in: "query",
+          required: false,
+          description,
+          schema,
+          ...(repeatable ? { style: "form", explode: true } : {}),
+        })),
       ],
       // A HEAD response has the headers of the GET and never a body.
       responses: method === "head" ? Object.fromEntries(Object.entries(responses).map(([status, { description }]) => [status, { description }])) : responses,

@@ -1,8 +1,11 @@
 import { attachContainer } from "../core/attach.ts";
 import { inspectCluster, listClusters } from "../core/clusters.ts";
-import { inspectContainer, listContainers } from "../core/containers.ts";
+import { inspectContainer, listAllContainers, listContainers } from "../core/containers.ts";
 import type { ErrorCode } from "../core/errors.ts";
-import { inspectImage } from "../core/images.ts";
+import { listDrift } from "../core/drift.ts";
+import { FILTER_KEYS, filterPattern, parseFilters, type FilterKind } from "../core/filters.ts";
+import { inspectImage, listAllImages, listImages } from "../core/images.ts";
+import { NAME_PATTERN } from "../core/names.ts";
 import { followContainerLogs, parseLogsQuery, readContainerLogs, TAIL } from "../core/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses, PS_ARGS } from "../core/processes.ts";
@@ -17,6 +20,8 @@ export interface RouteContext extends CoreOptions {
   showSecrets: boolean;
   /** The query string, one value per name. */
   query: QueryInput;
+  /** Every value of the parameters that may repeat (`filter`, `cluster`). */
+  lists: Record<string, string[]>;
 }
 
 /** A body sent as NDJSON, one object a line, as the items come (`follow`, `stream`, attach). */
@@ -34,6 +39,8 @@ export interface ApiRoute {
   errors: ErrorCode[];
   /** Query parameters it reads, and what each takes; any other is `INVALID_QUERY`. Unset: the query is ignored. */
   query?: Record<string, QueryParam>;
+  /** Parameters other than those of `query` are ignored, not refused: the spec's list routes ignore a query. */
+  otherQueryIgnored?: boolean;
   /** The body is NDJSON of `schema` items: `always`, or when the query parameter `when` is true. */
   ndjson?: { when: "always" | string; schema: string };
   /** The last parameter takes the rest of the path, `/` included (image references). */
@@ -47,7 +54,24 @@ export interface ApiRoute {
 export interface QueryParam {
   description: string;
   schema: Record<string, unknown>;
+  /** Given any number of times (`filter=a=1&filter=b=2`); its schema is then an array's. */
+  repeatable?: boolean;
 }
+
+/** `filter`, repeatable, with docker's keys for `kind`. */
+const filter = (kind: FilterKind): QueryParam => ({
+  description: `docker's filters for ${kind}, key=value, repeatable (keys: ${Object.keys(FILTER_KEYS[kind]).join(", ")})`,
+  schema: { type: "array", items: { type: "string", pattern: filterPattern(kind) } },
+  repeatable: true,
+});
+/** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
+const clusters: QueryParam = {
+  description: "A cluster to ask, by name or id, repeatable; every cluster when absent",
+  schema: { type: "array", items: { type: "string", pattern: `^(?:\\d{1,15}|${NAME_PATTERN.source.slice(1, -1)})$`, maxLength: 255 } },
+  repeatable: true,
+};
+/** The list-route context as list options: the filters of `kind` and the clusters asked. */
+const listOptions = (kind: FilterKind, context: RouteContext) => ({ ...context, filters: parseFilters(kind, context.lists.filter ?? []), clusters: context.lists.cluster ?? [] });
 
 const boolean = (description: string): QueryParam => ({ description: `${description} (true or 1; false or 0)`, schema: { type: "string", enum: [...BOOLEAN_VALUES] } });
 const time = (description: string): QueryParam => ({
@@ -58,20 +82,73 @@ const time = (description: string): QueryParam => ({
 const ENGINE: ErrorCode[] = ["ENGINE_UNREACHABLE", "ENGINE_ERROR", "ENGINE_TIMEOUT"];
 const CLUSTER: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", ...ENGINE];
 const CONTAINER: ErrorCode[] = [...CLUSTER, "CONTAINER_NOT_FOUND", "AMBIGUOUS_NAME"];
+const LIST: ErrorCode[] = [...CLUSTER, "INVALID_QUERY"];
+/** Across clusters, engines' failures are in the body's `errors`, never the status. */
+const ACROSS: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"];
 const container = (params: Record<string, string>) => ({ cluster: params.cluster!, name: params.containerName! });
 
-/** The spec's routes 1 to 7 and the sub-routes of D8, in the spec's order. */
+/** The spec's routes 1 to 7, docklens's list routes, and the sub-routes of D8. */
 export const API_ROUTES: ApiRoute[] = [
   { path: "/list/cluster", summary: "Every registered cluster with its engine information", schema: "ClusterList", errors: [], run: (_, context) => listClusters(context) },
   {
     path: "/list/:cluster/containers",
     summary: "All containers of a cluster and the running ones",
     schema: "ContainerList",
-    errors: CLUSTER,
-    run: (params, context) => listContainers(params.cluster!, context),
+    errors: LIST,
+    query: { filter: filter("containers") },
+    otherQueryIgnored: true,
+    run: (params, context) => listContainers(params.cluster!, listOptions("containers", context)),
   },
-  { path: "/list/:cluster/networks", summary: "The networks of a cluster", schema: "NetworkList", errors: CLUSTER, run: (params, context) => listNetworks(params.cluster!, context) },
-  { path: "/list/:cluster/volumes", summary: "The volumes of a cluster", schema: "VolumeList", errors: CLUSTER, run: (params, context) => listVolumes(params.cluster!, context) },
+  {
+    path: "/list/:cluster/networks",
+    summary: "The networks of a cluster",
+    schema: "NetworkList",
+    errors: LIST,
+    query: { filter: filter("networks") },
+    otherQueryIgnored: true,
+    run: (params, context) => listNetworks(params.cluster!, listOptions("networks", context)),
+  },
+  {
+    path: "/list/:cluster/volumes",
+    summary: "The volumes of a cluster",
+    schema: "VolumeList",
+    errors: LIST,
+    query: { filter: filter("volumes") },
+    otherQueryIgnored: true,
+    run: (params, context) => listVolumes(params.cluster!, listOptions("volumes", context)),
+  },
+  {
+    path: "/list/:cluster/images",
+    summary: "The images of a cluster, each with the number of containers that use it",
+    schema: "ImageList",
+    errors: LIST,
+    query: { filter: filter("images") },
+    run: (params, context) => listImages(params.cluster!, listOptions("images", context)),
+  },
+  {
+    path: "/list/containers",
+    summary: "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
+    schema: "AllContainerList",
+    errors: ACROSS,
+    query: { cluster: clusters, filter: filter("containers") },
+    run: (_, context) => listAllContainers(listOptions("containers", context)),
+  },
+  {
+    path: "/list/images",
+    summary: "The images of every cluster (or of those named), each with its cluster; clusters that failed in errors",
+    schema: "AllImageList",
+    errors: ACROSS,
+    query: { cluster: clusters, filter: filter("images") },
+    run: (_, context) => listAllImages(listOptions("images", context)),
+  },
+  {
+    path: "/list/drift",
+    summary: "Image references that mean different images on different clusters, and each engine's version",
+    schema: "Drift",
+    errors: ACROSS,
+    query: { cluster: clusters },
+    run: (_, context) => listDrift({ ...context, clusters: context.lists.cluster ?? [] }),
+  },
   { path: "/detail", summary: "The index of detail routes", schema: "RouteIndex", errors: [], run: () => listDetailRoutes() },
   {
     path: "/detail/cluster/:clusterid",

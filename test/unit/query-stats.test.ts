@@ -138,9 +138,12 @@ describe("matchRoute and parseQuery", () => {
   });
 
   it("reads a query once per name", () => {
-    expect({ ...parseQuery("/x?tail=5&follow=true&since=") }).toEqual({ tail: "5", follow: "true", since: "" });
-    expect({ ...parseQuery("/x") }).toEqual({});
-    expect({ ...parseQuery("/x?constructor=1") }).toEqual({ constructor: "1" });
+    expect({ ...parseQuery("/x?tail=5&follow=true&since=").query }).toEqual({ tail: "5", follow: "true", since: "" });
+    expect({ ...parseQuery("/x").query }).toEqual({});
+    expect({ ...parseQuery("/x?constructor=1").query }).toEqual({ constructor: "1" });
     expect(() => parseQuery("/x?tail=1&tail=2")).toThrow(expect.objectContaining({ code: "INVALID_QUERY" }));
+    const repeated = parseQuery("/x?filter=label%3Da%3Db&tail=1&filter=status%3Drunning&cluster=1", ["filter", "cluster"]);
+    expect({ ...repeated.query }).toEqual({ tail: "1" });
+    expect({ ...repeated.lists }).toEqual({ filter: ["label=a=b", "status=running"], cluster: ["1"] });
   });
 });

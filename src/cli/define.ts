@@ -1,0 +1,61 @@
+import { InvalidArgumentError, type Command } from "commander";
+import type { ClusterError } from "../core/across-clusters.ts";
+import type { ErrorBody } from "../core/errors.ts";
+import type { CommandOptions } from "./run.ts";
+
+/** An "Examples:" help section: each command, then what it does, in one aligned column. */
+export function examples(lines: Array<[command: string, what?: string]>): string {
+  const width = Math.max(...lines.map(([command]) => command.length));
+  return `\nExamples:\n${lines.map(([command, what]) => `  $ ${what ? `${command.padEnd(width)}   ${what}` : command}`).join("\n")}`;
+}
+
+/** Lazily loaded so that `--help` and `--version` load nothing but commander. */
+export const run: typeof import("./run.ts").run = async (...args) => (await import("./run.ts")).run(...args);
+
+/** `--config` and `--json`, which every command takes (D14). */
+export function common(command: Command): Command {
+  return command
+    .option("-c, --config <path>", "config file (default: $DOCKLENS_CONFIG, else a search from here)")
+    .option("--json", "print the JSON body of the matching HTTP route");
+}
+
+/** `-f, --filter key=value`, repeatable, with docker's keys for the list. */
+export function filterOption(command: Command, keys: string): Command {
+  return command.option("-f, --filter <key=value>", `docker's filters, repeatable (${keys})`, (value: string, all: string[] = []) => [...all, value]);
+}
+
+/** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
+export function watchOption(command: Command): Command {
+  return command.option("-w, --watch [seconds]", "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json", (value: string) => {
+    const seconds = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400) throw new InvalidArgumentError("expected seconds, from 0.5 to 86400");
+    return seconds;
+  });
+}
+
+/** Options of the list commands. */
+export interface ListCommandOptions extends CommandOptions {
+  filter?: string[];
+}
+
+/** The filter keys of each list, for help texts. */
+export const FILTER_HELP = {
+  containers: "name, label, status, health, ancestor, network, volume, publish, expose, exited, id, ...",
+  images: "reference, label, dangling, before, since, until",
+  volumes: "name, label, driver, dangling",
+  networks: "name, label, driver, id, scope, type, dangling",
+};
+
+/**
+ * What fails an across-cluster command: every cluster asked failed (one failing is a warning
+ * line on stderr, and the others are still shown).
+ */
+export function everyClusterFailed(errors: readonly ClusterError[], asked: number): ErrorBody | undefined {
+  if (!errors.length || errors.length < asked) return undefined;
+  return { code: errors[0]!.error.code, message: `no cluster answered (${errors.length} failed)` };
+}
+
+/** One warning line per cluster that failed. */
+export function clusterWarnings(result: { errors: readonly ClusterError[] }): string[] {
+  return result.errors.map(({ cluster, error }) => `${cluster.name}: ${error.message}`);
+}

@@ -1,0 +1,50 @@
+import type { ClusterConfig } from "./config.ts";
+import { isDocklensError, type ErrorBody } from "./errors.ts";
+import { translateEngineError } from "./engine.ts";
+import { resolveCluster, type CoreOptions } from "./registry.ts";
+
+/** A cluster as items and errors of across-cluster bodies name it. */
+export interface ClusterRef {
+  id: number;
+  name: string;
+}
+
+/** A cluster that could not be asked, in the `errors` of an across-cluster body. */
+export interface ClusterError {
+  cluster: ClusterRef;
+  error: ErrorBody;
+}
+
+/** Options of the operations over many clusters. */
+export interface AcrossClustersOptions extends CoreOptions {
+  /** Cluster ids or names to ask; all of them when empty or absent. An unknown one is `CLUSTER_NOT_FOUND`. */
+  clusters?: readonly string[];
+}
+
+/**
+ * Run `read` on every cluster asked for (each once, in id order), concurrently, each under its
+ * own time limit, and gather what succeeded and what failed: one engine that fails never fails
+ * the others. The results come back in cluster id order, whenever each answered.
+ */
+export async function acrossClusters<T>(
+  options: AcrossClustersOptions,
+  read: (cluster: ClusterConfig, ref: ClusterRef) => Promise<T>,
+): Promise<{ results: Array<{ cluster: ClusterRef; value: T }>; errors: ClusterError[] }> {
+  const all = options.registry.config.clusters;
+  const chosen = options.clusters?.length ? new Set(options.clusters.map((ref) => resolveCluster(ref, options))) : new Set(all);
+  const clusters = [...chosen].sort((a, b) => a.id - b.id);
+  const settled = await Promise.allSettled(clusters.map((cluster) => read(cluster, { id: cluster.id, name: cluster.name })));
+  const results: Array<{ cluster: ClusterRef; value: T }> = [];
+  const errors: ClusterError[] = [];
+  settled.forEach((outcome, index) => {
+    const cluster = clusters[index]!;
+    const ref = { id: cluster.id, name: cluster.name };
+    if (outcome.status === "fulfilled") results.push({ cluster: ref, value: outcome.value });
+    else {
+      // A bad filter is the request's fault, not one cluster's: it fails the whole call.
+      if (isDocklensError(outcome.reason) && outcome.reason.code === "INVALID_QUERY") throw outcome.reason;
+      errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });
+    }
+  });
+  return { results, errors };
+}

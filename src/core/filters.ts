@@ -1,0 +1,94 @@
+import type { StatusErrors } from "./engine.ts";
+import { invalidQuery } from "./query.ts";
+import type { CoreOptions } from "./registry.ts";
+
+/** The lists that take docker's filters. */
+export type FilterKind = "containers" | "images" | "volumes" | "networks";
+
+/** Filters as the engine takes them in its `filters` query parameter: key to values. */
+export type EngineFilters = Record<string, string[]>;
+
+const BOOLEAN = ["true", "false", "1", "0"];
+
+/**
+ * Docker's filter keys for each list, as `docker ps`, `docker images`, `docker volume ls` and
+ * `docker network ls` take them; a key with values lists the ones the engine knows, any other
+ * takes any value (a name, a label `key` or `key=value`, an id, a time, a port).
+ */
+export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | null>> = {
+  containers: {
+    ancestor: null,
+    before: null,
+    expose: null,
+    exited: null,
+    health: ["starting", "healthy", "unhealthy", "none"],
+    id: null,
+    isolation: ["default", "process", "hyperv"],
+    "is-task": BOOLEAN,
+    label: null,
+    name: null,
+    network: null,
+    publish: null,
+    since: null,
+    status: ["created", "restarting", "running", "removing", "paused", "exited", "dead"],
+    volume: null,
+  },
+  images: { before: null, dangling: BOOLEAN, label: null, reference: null, since: null, until: null },
+  volumes: { dangling: BOOLEAN, driver: null, label: null, name: null },
+  networks: { dangling: BOOLEAN, driver: null, id: null, label: null, name: null, scope: ["swarm", "global", "local"], type: ["custom", "builtin"] },
+};
+
+/** A value of `exited` is an exit code. */
+const EXIT_CODE = /^-?\d{1,10}$/;
+
+/**
+ * Check `--filter key=value` entries against the keys docker takes for `kind` and group them as
+ * the engine's `filters` parameter wants them; `undefined` for none. The engine then filters,
+ * so the meaning is exactly docker's. An unknown key or malformed value is `INVALID_QUERY`
+ * naming the allowed keys.
+ */
+export function parseFilters(kind: FilterKind, entries: readonly string[]): EngineFilters | undefined {
+  if (!entries.length) return undefined;
+  const keys = FILTER_KEYS[kind];
+  const filters: EngineFilters = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf("=");
+    const key = eq === -1 ? entry : entry.slice(0, eq);
+    const value = entry.slice(eq + 1);
+    if (!Object.hasOwn(keys, key)) {
+      invalidQuery("filter", `unknown filter ${JSON.stringify(key.slice(0, 40))} for ${kind}; known: ${Object.keys(keys).join(", ")}`);
+    }
+    if (eq === -1 || value === "") invalidQuery("filter", `expected ${key}=value, got ${JSON.stringify(entry.slice(0, 60))}`);
+    const allowed = keys[key];
+    if (allowed && !allowed.includes(value)) invalidQuery("filter", `${key}: expected ${allowed.join(", ")}, got ${JSON.stringify(value.slice(0, 40))}`);
+    if (key === "exited" && !EXIT_CODE.test(value)) invalidQuery("filter", `exited: expected an exit code, got ${JSON.stringify(value.slice(0, 40))}`);
+    (filters[key] ??= []).push(value);
+  }
+  return filters;
+}
+
+/** A pattern of every entry {@link parseFilters} accepts for `kind`, for documents that describe it. */
+export function filterPattern(kind: FilterKind): string {
+  const forms = Object.entries(FILTER_KEYS[kind]).map(([key, values]) =>
+    values ? `${key}=(?:${values.join("|")})` : key === "exited" ? `exited=${EXIT_CODE.source.slice(1, -1)}` : `${key}=.+`,
+  );
+  return `^(?:${forms.join("|")})$`;
+}
+
+/** Options of the list operations that take filters. */
+export interface ListOptions extends CoreOptions {
+  /** Docker's filters, from {@link parseFilters}; the engine applies them. */
+  filters?: EngineFilters;
+}
+
+/**
+ * How a list call with `filters` is made: the engine query, the key under which identical reads
+ * share one call, and the engine's refusal of a filter value (`before=nope`: 400 or 404) as the
+ * user's `INVALID_QUERY`, not an engine failure.
+ */
+export function filteredCall(list: FilterKind, filters: EngineFilters | undefined): { query: Record<string, string>; read: string; statuses?: StatusErrors } {
+  if (!filters) return { query: {}, read: list };
+  const refused = { code: "INVALID_QUERY" as const, message: (engine: string) => `filter: the engine refused it: ${engine}`, param: "filter" };
+  const text = JSON.stringify(filters);
+  return { query: { filters: text }, read: `${list}?filters=${text}`, statuses: { 400: refused, 404: refused, 500: refused } };
+}
