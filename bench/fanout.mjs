@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Fan-out: `/list/cluster` over 40 clusters, each an engine behind a loopback link that adds
-// 60 ms (a proxy delaying what the engine sends), against `/detail/cluster/:id` of one of them.
+// 60 ms (a proxy delaying what the engine sends), against `/detail/cluster/:id` of one of them;
+// and `ps` across them (`/list/containers`) against one cluster's `/list/:cluster/containers`.
 // All 40 links lead to one throwaway engine. Prints medians and the ratio. Run by hand, as root:
 //   node bench/fanout.mjs [--clusters 40] [--delay 60] [--runs 15]
 import { execFileSync } from "node:child_process";
@@ -22,7 +23,7 @@ async function time(path) {
   const response = await fetch(server.url + path);
   const body = await response.json();
   const ms = performance.now() - start;
-  if (response.status !== 200 || body.clusters?.some((cluster) => cluster.error) || body.error) throw new Error(`${path}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (response.status !== 200 || body.clusters?.some((cluster) => cluster.error) || body.errors?.length || body.error) throw new Error(`${path}: ${JSON.stringify(body).slice(0, 300)}`);
   return ms;
 }
 
@@ -51,7 +52,14 @@ function engineCpuMs() {
   return ticks * (1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })));
 }
 
-const samples = { all: [], one: [], floor: [] };
+/** The floor of `ps`: every cluster's container list asked at once straight through the links, and read whole. */
+async function containersAlone() {
+  const start = performance.now();
+  await Promise.all(proxies.map((proxy) => fetch(`http://127.0.0.1:${proxy.port}/containers/json?all=1`).then((r) => r.json())));
+  return performance.now() - start;
+}
+
+const samples = { all: [], one: [], floor: [], ps: [], psOne: [], psFloor: [] };
 let engineCpu = 0;
 await time("/list/cluster"); // first connections
 for (let i = 0; i < Number(values.runs); i++) {
@@ -60,6 +68,9 @@ for (let i = 0; i < Number(values.runs); i++) {
   engineCpu += engineCpuMs() - before;
   samples.one.push(await time("/detail/cluster/1"));
   samples.floor.push(await engineAlone());
+  samples.ps.push(await time("/list/containers"));
+  samples.psOne.push(await time("/list/1/containers"));
+  samples.psFloor.push(await containersAlone());
 }
 await server.stop();
 proxies.forEach((proxy) => proxy.close());
@@ -74,3 +85,8 @@ const cpu = engineCpu / Number(values.runs);
 const cores = availableParallelism();
 console.log(`engine CPU per /list/cluster: ${cpu.toFixed(0)} ms; on ${cores} cores that alone takes at least ${(cpu / cores).toFixed(0)} ms, plus the ${values.delay} ms link`);
 console.log(`fan-out ratio: ${(a / b).toFixed(2)} (aim at most 1.5); against the engine-alone floor: ${(a / floor).toFixed(2)}`);
+const ps = median(samples.ps);
+const psOne = median(samples.psOne);
+const psFloor = median(samples.psFloor);
+console.log(`ps: /list/containers over ${values.clusters} clusters  median ${ps.toFixed(1)} ms; /list/1/containers  median ${psOne.toFixed(1)} ms; ratio ${(ps / psOne).toFixed(2)}`);
+console.log(`ps floor, the same ${values.clusters} container lists asked at once straight through the links  median ${psFloor.toFixed(1)} ms; docklens against it: ${(ps / psFloor).toFixed(2)}`);

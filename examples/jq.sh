@@ -7,15 +7,23 @@ set -euo pipefail
 docklens clusters --json | jq -r '.clusters[] | select(.error) | "\(.name): \(.error.message)"'
 
 # Names of the running containers of every reachable cluster.
-for c in $(docklens clusters --json | jq -r '.clusters[] | select(.error | not) | .name'); do
-  docklens containers "$c" --json | jq -r --arg c "$c" '.running[] | "\($c)\t\(.Names[0])"'
-done
+docklens ps --json | jq -r '.running[] | "\(.cluster.name)\t\(.Names[0])"'
+
+# Where does web run?
+docklens ps -a --filter name=web --json | jq -r '.containers[] | "\(.cluster.name)/\(.Names[0] | ltrimstr("/")) \(.State)"'
+
+# Containers of each compose project, by cluster.
+docklens ps -a --filter label=com.docker.compose.project --json |
+  jq -r '.containers | group_by(.Labels["com.docker.compose.project"])[] | "\(.[0].Labels["com.docker.compose.project"]): \([.[] | "\(.cluster.name)/\(.Names[0] | ltrimstr("/"))"] | join(" "))"'
+
+# Image references that mean different images on different clusters.
+docklens drift --json | jq -r '.images[] | select(.drift) | .reference'
 
 # Containers that exited with a non-zero code on the cluster "local".
 docklens containers local --json | jq -r '.containers[] | select(.Status | test("^Exited \\([1-9]")) | .Names[0]'
 
-# Unhealthy containers of the cluster "local".
-docklens containers local --json | jq -r '.running[] | select(.Status | test("\\(unhealthy\\)")) | .Names[0]'
+# Unhealthy containers of every cluster.
+docklens ps --filter health=unhealthy --json | jq -r '.containers[] | "\(.cluster.name)/\(.Names[0] | ltrimstr("/"))"'
 
 # The same over HTTP, from a running `docklens serve --token "$DOCKLENS_TOKEN"` (skipped if none runs).
 url=${DOCKLENS_URL:-http://127.0.0.1:8080}

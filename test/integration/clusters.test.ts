@@ -35,7 +35,7 @@ describe("docklens clusters", () => {
     const result = await cli(["clusters", "--config", engines.configPath]);
     expect(result.code).toBe(0);
     const lines = result.stdout.split("\n");
-    expect(lines[0]).toMatch(/^ID\s+CLUSTER\s+ENDPOINT\s+STATE\s+ENGINE\s+CONTAINERS\s+IMAGES\s+VOLUMES$/);
+    expect(lines[0]).toMatch(/^ID\s+CLUSTER\s+ENDPOINT\s+STATE\s+ENGINE\s+CONTAINERS\s+IMAGES\s+VOLUMES\s+UNHEALTHY$/);
     const version = await docker(engines.hostA, "version", "-f", "{{.Server.Version}}");
     const [all, running] = await Promise.all([dockerIds(engines.hostA, "ps", "-aq"), dockerIds(engines.hostA, "ps", "-q", "--filter", "status=running")]);
     expect(lines.find((line) => line.includes("alpha"))).toMatch(new RegExp(`up\\s+${version.replace(/[.+]/g, "\\$&")}\\s+${all.length} \\(${running.length} running\\)`));

@@ -21,7 +21,9 @@ describe("examples/jq.sh", () => {
     const running = await docker(engines.hostA, "ps", "--filter", "status=running", "--format", "{{.Names}}");
     for (const name of running.split("\n")) expect(stdout).toContain(`local\t/${name}\n`);
     expect(stdout).toContain("/failed\n");
-    expect(stdout).toContain("/sick\n");
+    expect(stdout).toContain("local/sick\n");
+    expect(stdout).toContain("local/web running\n");
+    expect(stdout).toContain("shop: local/shop-web\n");
     expect(stderr).toBe("no docklens serve answers on http://127.0.0.1:1: the HTTP example is skipped\n");
   });
 });

@@ -118,7 +118,7 @@ describe("errors (D10)", () => {
     ["/detail/cluster/nope", 404, "CLUSTER_NOT_FOUND", /nope/],
     ["/detail/alpha/container/nope", 404, "CONTAINER_NOT_FOUND", /container "nope" not found in cluster "alpha"/],
     ["/nope", 404, "ROUTE_NOT_FOUND", /no route GET \/nope/],
-    ["/list/alpha/images", 404, "ROUTE_NOT_FOUND", /no route/],
+    ["/list/alpha/secrets", 404, "ROUTE_NOT_FOUND", /no route/],
     ["/list/dead/containers", 502, "ENGINE_UNREACHABLE", /cannot reach the engine of cluster "dead"/],
     ["/detail/dead/container/web", 502, "ENGINE_UNREACHABLE", /connection refused/],
     ["/list/hang/networks", 504, "ENGINE_TIMEOUT", new RegExp(`did not answer within ${engines.hangTimeoutMs} ms`)],

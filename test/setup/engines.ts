@@ -47,6 +47,9 @@ async function fixturesA(host: string): Promise<void> {
     // Health: one whose probe always fails (unhealthy within a second or two), one still starting.
     docker(host, "run", "-d", "--name", "sick", "-l", "app=sick", "--health-cmd", "echo probe failed; exit 1", "--health-interval", "1s", "--health-retries", "1", IMAGE, "sleep", "100000"),
     docker(host, "run", "-d", "--name", "starting", "--health-cmd", "true", "--health-interval", "1h", "--health-start-period", "1h", IMAGE, "sleep", "100000"),
+    docker(host, "run", "-d", "--name", "fine", "--health-cmd", "true", "--health-interval", "1s", IMAGE, "sleep", "100000"),
+    // One service of the compose project "shop", whose other service runs on B.
+    docker(host, "run", "-d", "--name", "shop-web", "-l", "com.docker.compose.project=shop", "-l", "com.docker.compose.service=web", IMAGE, "sleep", "100000"),
     docker(host, "run", "-d", "--name", "frozen", IMAGE, "sleep", "100000").then(() => docker(host, "pause", "frozen")),
     docker(host, "run", "--name", "failed", "-l", "app=failed", IMAGE, "sh", "-c", "echo bye; exit 3").catch(() => undefined),
     docker(host, "create", "--name", "fresh", "-l", "app=fresh", IMAGE, "true"),
@@ -82,6 +85,25 @@ async function fixturesB(host: string): Promise<void> {
     // A TTY container: its output is not multiplexed.
     docker(host, "run", "-d", "-t", "--name", "b-tty", IMAGE, "sh", "-c", 'i=0; while true; do i=$((i+1)); echo "tty $i"; sleep 1; done'),
     docker(host, "volume", "create", "b-vol"),
+    // One service of the compose project "shop", whose other service runs on A.
+    docker(host, "run", "-d", "--name", "shop-db", "-l", "com.docker.compose.project=shop", "-l", "com.docker.compose.service=db", IMAGE, "sleep", "100000"),
+  ]);
+}
+
+/**
+ * What both engines run, for the views across clusters: `local/app:1` imported on each by itself,
+ * so one reference names two different images (drift); `local/same:1` saved on A and loaded on
+ * B, so it names the same image on both; a container of each on each engine.
+ */
+async function sharedImages(hostA: string, hostB: string): Promise<void> {
+  const tiny = (host: string, reference: string) => run("bash", ["-c", `d=$(mktemp -d) && echo "${host}" > "$d/app" && tar -C "$d" -c . | docker -H "${host}" import -c 'CMD ["/app"]' - ${reference} && rm -rf "$d"`]);
+  await Promise.all([tiny(hostA, "local/app:1"), tiny(hostB, "local/app:1"), tiny(hostA, "local/same:1")]);
+  await run("bash", ["-c", `docker -H "${hostA}" save local/same:1 | docker -H "${hostB}" load`]);
+  await Promise.all([
+    docker(hostA, "create", "--name", "app-a", "local/app:1"),
+    docker(hostB, "create", "--name", "app-b", "local/app:1"),
+    docker(hostA, "create", "--name", "same-a", "local/same:1"),
+    docker(hostB, "create", "--name", "same-b", "local/same:1"),
   ]);
 }
 
@@ -116,7 +138,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ]);
     const adminB = `unix://${dirB}/docker.sock`;
     await Promise.all([fixturesA(hostA), fixturesB(adminB)]);
-    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4), waitForHealth(hostA, "sick", "unhealthy")]);
+    await sharedImages(hostA, adminB);
+    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4), waitForHealth(hostA, "sick", "unhealthy"), waitForHealth(hostA, "fine", "healthy")]);
     const engines: TestEngines = {
       hostA,
       hostB,
