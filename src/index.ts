@@ -4,8 +4,10 @@
  */
 export { listClusters, inspectCluster } from "./core/clusters.ts";
 export type { ClusterRecord, DockerInfo, InspectClusterResult, ListClustersResult } from "./core/clusters.ts";
-export { loadConfig, DEFAULT_TIMEOUT_MS } from "./core/config.ts";
-export type { ClusterConfig, DocklensConfig, LoadConfigOptions } from "./core/config.ts";
+export { loadConfig } from "./core/config.ts";
+export type { LoadConfigOptions } from "./core/config.ts";
+export { DEFAULT_TIMEOUT_MS } from "./core/cluster-config.ts";
+export type { ClusterConfig, ClusterSource, DocklensConfig } from "./core/cluster-config.ts";
 export { normalizeConfig } from "./core/config-schema.ts";
 export type { DocklensConfigInput } from "./core/config-schema.ts";
 export { listContainers, inspectContainer, findContainer, redactEnv } from "./core/containers.ts";

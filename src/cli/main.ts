@@ -107,6 +107,12 @@ export function createProgram(): Command {
 
   addAcrossCommands(program);
 
+  common(program.command("config").description("show the config file used (or why none) and where each cluster came from"))
+    .addHelpText("after", examples([["docklens config"], ["docklens config --json | jq '.clusters[] | {name, source, context}'"]]))
+    .action((options: CommandOptions) =>
+      run(options, (lib, o) => lib.describeConfig(o), (v, r, colors) => v.configView(r, colors)),
+    );
+
   const detail = common(program.command("detail").description("inspect one item; alone, list the detail routes"))
     .allowExcessArguments()
     .addHelpText("after", examples([["docklens detail", "the detail routes"], ["docklens detail cluster local"], ["docklens detail container local web --json"], ["docklens detail image local local/busybox:1"]]))

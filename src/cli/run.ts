@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ChalkInstance } from "chalk";
 import { attachContainer } from "../core/attach.ts";
-import { inspectCluster, listClusters } from "../core/clusters.ts";
+import { describeConfig, inspectCluster, listClusters } from "../core/clusters.ts";
 import { inspectContainer, listAllContainers, listContainers } from "../core/containers.ts";
 import { listDrift } from "../core/drift.ts";
 import { DocklensError, type ErrorBody } from "../core/errors.ts";
@@ -20,6 +20,7 @@ import { inspectVolume, listVolumes } from "../core/volumes.ts";
 /** The core operations the commands call; not the library entry, which also loads the config schema. */
 const core = {
   attachContainer,
+  describeConfig,
   followContainerLogs,
   inspectCluster,
   inspectContainer,
@@ -79,6 +80,7 @@ export async function run<T>(
   hooks: RunHooks<T> = {},
 ): Promise<void> {
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
+  printWarnings(registry.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
   const stop = () => controller.abort();
@@ -133,6 +135,11 @@ async function watch(seconds: number | true, signal: AbortSignal, tick: () => Pr
     }
     await sleep(interval, undefined, { signal }).catch(() => {});
   }
+}
+
+/** What the config load skipped (a docker context docklens cannot use): one line each on stderr. */
+export function printWarnings(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`docklens: warning: ${warning}\n`);
 }
 
 function isStream<T>(value: T | AsyncGenerator<T>): value is AsyncGenerator<T> {

@@ -27,6 +27,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
+  for (const warning of registry.config.warnings) process.stderr.write(options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`);
   const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   const log = options.quiet

@@ -1,7 +1,8 @@
 import type { ChalkInstance } from "chalk";
 import type Dockerode from "dockerode";
 import type { AttachLine, InspectClusterResult, InspectContainerResult, InspectImageResult, OutputLine, VolumeItem } from "../index.ts";
-import { formatBytes, formatHostPort, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
+import type { DescribeConfigResult } from "../core/clusters.ts";
+import { formatBytes, formatHostPort, formatLabels, renderFields, renderTable, shortId, timeAgo } from "./format.ts";
 import { colorState, formatPorts, type PortItem } from "./tables.ts";
 
 /** `docklens detail cluster`: the cluster record and the essentials of its engine. */
@@ -13,6 +14,7 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
       ["Cluster", `${cluster.fullname} (id ${cluster.id})`],
       ["Endpoint", `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`],
       ["TLS", cluster.tls ? "yes" : "no"],
+      ["Source", cluster.context ? `${cluster.source} (docker context ${cluster.context})` : cluster.source],
       // The message goes to stderr, where every failing command says why.
       ["State", error ? colors.red(error.code) : colors.green("up")],
       ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
@@ -27,6 +29,19 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
     ],
     colors,
   );
+}
+
+/** `docklens config`: the config file used (or why none) and every cluster with its source. */
+export function configView(result: DescribeConfigResult, colors: ChalkInstance): string {
+  const file = result.file ?? `none: ${result.reason ?? "no file"}; every engine found on this machine instead`;
+  const rows = result.clusters.map((cluster) => [
+    String(cluster.id),
+    cluster.name,
+    `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`,
+    cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
+  ]);
+  // What was skipped is on stderr, as every command says it.
+  return [`${colors.bold("Config")}  ${file}`, "", renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors)].join("\n");
 }
 
 /** `docklens detail container`: what `docker inspect` says, in the order an operator reads it. */

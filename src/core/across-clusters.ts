@@ -1,4 +1,4 @@
-import type { ClusterConfig } from "./config.ts";
+import type { ClusterConfig } from "./cluster-config.ts";
 import { isDocklensError, type ErrorBody } from "./errors.ts";
 import { translateEngineError } from "./engine.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";

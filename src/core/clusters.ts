@@ -1,4 +1,4 @@
-import type { ClusterConfig } from "./config.ts";
+import type { ClusterConfig, ClusterSource } from "./cluster-config.ts";
 import { endpointHost } from "./endpoint.ts";
 import { callEngine, dialEngine, expectBody, translateEngineError } from "./engine.ts";
 import type { ErrorBody } from "./errors.ts";
@@ -7,7 +7,7 @@ import { resolveCluster, type CoreOptions } from "./registry.ts";
 /** The engine's `GET /info` body plus `Volumes`, its number of volumes (D3); `{}` when unreachable. */
 export type DockerInfo = Record<string, unknown>;
 
-/** A registered cluster as `/list/cluster` shows it (D2). */
+/** A registered cluster as `/list/cluster` shows it (D2), with where it came from. */
 export interface ClusterRecord {
   id: number;
   name: string;
@@ -16,6 +16,8 @@ export interface ClusterRecord {
   host: string;
   port: number;
   docker: DockerInfo;
+  /** `config`, `context` (a docker CLI context), `discovered` (a local socket) or `default`. */
+  source: ClusterSource;
   /** Present when the engine could not be asked (D3). */
   error?: ErrorBody;
 }
@@ -27,7 +29,7 @@ export interface ListClustersResult {
 
 /** Body of `/detail/cluster/:clusterid` (D2, D3). */
 export interface InspectClusterResult {
-  cluster: Omit<ClusterRecord, "docker" | "error"> & { protocol: ClusterConfig["protocol"]; tls: boolean };
+  cluster: Omit<ClusterRecord, "docker" | "error"> & { protocol: ClusterConfig["protocol"]; tls: boolean; /** The docker context it came from. */ context?: string };
   docker: DockerInfo;
   error?: ErrorBody;
 }
@@ -41,7 +43,8 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
   const clusters = await Promise.all(
     options.registry.config.clusters.map(async (cluster) => {
       const { docker, error } = await readDockerInfo(cluster, options);
-      return { ...clusterFields(cluster), docker, ...(error ? { error } : {}) };
+      // The spec's fields first, in its order; where the cluster came from after them.
+      return { ...clusterFields(cluster), docker, source: cluster.source, ...(error ? { error } : {}) };
     }),
   );
   return { clusters };
@@ -55,7 +58,13 @@ export async function inspectCluster(ref: string, options: CoreOptions): Promise
   const cluster = resolveCluster(ref, options);
   const { docker, error } = await readDockerInfo(cluster, options);
   return {
-    cluster: { ...clusterFields(cluster), protocol: cluster.protocol, tls: cluster.protocol === "https" },
+    cluster: {
+      ...clusterFields(cluster),
+      protocol: cluster.protocol,
+      tls: cluster.protocol === "https",
+      source: cluster.source,
+      ...(cluster.context ? { context: cluster.context } : {}),
+    },
     docker,
     ...(error ? { error } : {}),
   };
@@ -89,4 +98,37 @@ async function readDockerInfo(cluster: ClusterConfig, options: CoreOptions): Pro
   } catch (error) {
     return { docker: {}, error: translateEngineError(error, cluster).toJSON() };
   }
+}
+
+/** Body of `docklens config`: which config was used, and where each cluster came from. */
+export interface DescribeConfigResult {
+  /** The config file used; `null` when none was. */
+  file: string | null;
+  /** Why no file was used. */
+  reason?: string;
+  clusters: Array<Omit<ClusterRecord, "docker" | "error" | "fullname" | "icon"> & { protocol: ClusterConfig["protocol"]; context?: string }>;
+  /** What was skipped (a docker context docklens cannot use). */
+  warnings: string[];
+}
+
+/**
+ * Which config docklens uses and every cluster with its source, so that a user can tell why
+ * docklens sees what it sees; no engine is asked.
+ */
+export function describeConfig(options: CoreOptions): DescribeConfigResult {
+  const { config } = options.registry;
+  return {
+    file: config.source,
+    ...(config.noFileReason ? { reason: config.noFileReason } : {}),
+    clusters: config.clusters.map((cluster) => ({
+      id: cluster.id,
+      name: cluster.name,
+      host: endpointHost(cluster),
+      port: cluster.port,
+      protocol: cluster.protocol,
+      source: cluster.source,
+      ...(cluster.context ? { context: cluster.context } : {}),
+    })),
+    warnings: config.warnings,
+  };
 }

@@ -1,6 +1,7 @@
 import leven from "leven";
 import { z } from "zod";
-import { DEFAULT_TUNING, toClusterConfig, type DocklensConfig } from "./config.ts";
+import { DEFAULT_TUNING, toClusterConfig, type DocklensConfig } from "./cluster-config.ts";
+import { discoverMore } from "./discovery.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "./errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
@@ -42,6 +43,8 @@ const configSchema = z
     clusters: z.array(clusterSchema, { error: "expected an array of clusters" }).min(1, "expected at least one cluster"),
     defaults: z.strictObject(tuning).optional(),
     showSecrets: z.boolean({ error: "expected true or false" }).optional(),
+    contexts: z.boolean({ error: "expected true or false" }).optional(),
+    discover: z.boolean({ error: "expected true or false" }).optional(),
   }, { error: "expected an object with a `clusters` array" })
   .superRefine((config, ctx) => {
     const names = new Set<string>();
@@ -62,7 +65,7 @@ export type DocklensConfigInput = z.input<typeof configSchema>;
  * Validate a parsed config object and apply the defaults of D2 and D11. Throws `INVALID_CONFIG`
  * naming `source` and the first bad field, e.g. `clusters[1].port: expected an integer`.
  */
-export function normalizeConfig(input: unknown, source: string | null): DocklensConfig {
+export function normalizeConfig(input: unknown, source: string | null, env: NodeJS.ProcessEnv = process.env): DocklensConfig {
   const fail = (path: ReadonlyArray<PropertyKey>, message: string): never => {
     const where = formatPath(path);
     throw new DocklensError("INVALID_CONFIG", `invalid config ${source ?? ""}: ${where ? `${where}: ` : ""}${message}`);
@@ -80,18 +83,16 @@ export function normalizeConfig(input: unknown, source: string | null): Docklens
     });
     return fail(issue.path, unknown.join(", "));
   }
-  const { clusters, defaults, showSecrets } = parsed.data;
+  const { clusters, defaults, showSecrets, contexts, discover } = parsed.data;
   clusters.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
   });
-  return {
-    source,
-    showSecrets: showSecrets ?? false,
-    clusters: clusters.map((cluster, index) =>
-      toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), { ...DEFAULT_TUNING, ...defaults }),
-    ),
-  };
+  const own = clusters.map((cluster, index) =>
+    toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), { ...DEFAULT_TUNING, ...defaults }),
+  );
+  const found = discoverMore(env, own, { contexts: contexts ?? false, discover: discover ?? false });
+  return { source, showSecrets: showSecrets ?? false, clusters: [...own, ...found.clusters], warnings: found.warnings };
 }
 
 /** The keys the config allows at `path` (an object inside it), read from the schema itself. */

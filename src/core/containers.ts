@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import type { ClusterConfig } from "./config.ts";
+import type { ClusterConfig } from "./cluster-config.ts";
 import { acrossClusters, type AcrossClustersOptions, type ClusterError, type ClusterRef } from "./across-clusters.ts";
 import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
 import { DocklensError, isDocklensError } from "./errors.ts";
@@ -63,9 +63,22 @@ function isRunning(container: ContainerItem): boolean {
   return container.State === "running";
 }
 
-/** D4: the engine's Unix seconds become `new Date(s * 1000).toISOString()`. */
+/**
+ * D4: the engine's Unix seconds become `new Date(s * 1000).toISOString()`. And what Podman
+ * sends otherwise than Docker is made Docker's shape: null `Ports`, `Mounts` and `Labels` become
+ * `[]`, `[]` and `{}`, a missing `HostConfig` names the container's network as Docker's
+ * `NetworkMode` does, and its `State` "stopped" is Docker's "exited".
+ */
 export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
-  return { ...item, Created: new Date(item.Created * 1000).toISOString() };
+  return {
+    ...item,
+    Created: new Date(item.Created * 1000).toISOString(),
+    Ports: item.Ports ?? [],
+    Mounts: item.Mounts ?? [],
+    Labels: item.Labels ?? {},
+    HostConfig: item.HostConfig ?? { NetworkMode: Object.keys(item.NetworkSettings?.Networks ?? {})[0] ?? "default" },
+    State: item.State === "stopped" ? "exited" : item.State,
+  };
 }
 
 /** A container: its name (with or without its leading `/`), full id, or unique id prefix (D6). */
@@ -96,6 +109,8 @@ export interface ContainerTarget {
   cluster: ClusterConfig;
   /** The full id: later calls use it, so they reach the container that was found. */
   id: string;
+  /** Its name as the engine gives it (`/web`). */
+  name: string;
   /** Output of a TTY container is not multiplexed. */
   tty: boolean;
   running: boolean;
@@ -114,7 +129,7 @@ export async function findContainer(input: InspectContainerInput, options: CoreO
   const paused = Boolean(detail.State?.Paused);
   if (options.running && !running) throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message as string);
   if (options.unpaused && paused) throw new DocklensError("CONTAINER_NOT_RUNNING", `container ${JSON.stringify(input.name)} of cluster "${cluster.name}" is paused`);
-  return { cluster, id: detail.Id, tty: Boolean(detail.Config?.Tty), running, paused, statuses };
+  return { cluster, id: detail.Id, name: detail.Name, tty: Boolean(detail.Config?.Tty), running, paused, statuses };
 }
 
 async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {

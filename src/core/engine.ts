@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import type Dockerode from "dockerode";
-import type { ClusterConfig } from "./config.ts";
+import type { ClusterConfig } from "./cluster-config.ts";
 import { describeEndpoint } from "./endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
 import { parseEngineJson } from "./json.ts";
@@ -36,7 +36,8 @@ export async function createEngineClient(cluster: ClusterConfig, purpose: keyof 
   if (cluster.protocol === "https") {
     // `https://host` without a `tls` block: TLS with the system's CAs and no client certificate.
     const [ca, cert, key] = await Promise.all([cluster.tls?.ca, cluster.tls?.cert, cluster.tls?.key].map(readKeyFile));
-    const keys = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+    // A docker context's SkipTLSVerify: the engine's certificate is not checked, as the docker CLI then does not.
+    const keys = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(cluster.tls?.insecure ? { rejectUnauthorized: false } : {}) };
     Object.assign(options, keys);
     const https = await import("node:https"); // TLS loads only for TLS engines.
     agent = new https.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], ...keys });

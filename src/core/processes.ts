@@ -28,5 +28,21 @@ export async function listProcesses(input: InspectContainerInput, options: ListP
     statuses: target.statuses,
   });
   const top = expectBody<ListProcessesResult>(body, "object", target.cluster);
-  return { Titles: top.Titles ?? [], Processes: top.Processes ?? [] };
+  return splitColumns({ Titles: top.Titles ?? [], Processes: top.Processes ?? [] });
+}
+
+/**
+ * Podman answers with the lines of `ps` unsplit: one title string, and each process one string.
+ * Split them into Docker's columns: by runs of spaces, the last column (the command) taking the
+ * rest of the line, spaces and all.
+ */
+export function splitColumns(top: ListProcessesResult): ListProcessesResult {
+  const [title] = top.Titles;
+  if (top.Titles.length !== 1 || !title || !/\S\s+\S/.test(title.trim())) return top;
+  const titles = title.trim().split(/\s+/);
+  const split = (line: string) => {
+    const fields = line.trim().split(/\s+/);
+    return [...fields.slice(0, titles.length - 1), fields.slice(titles.length - 1).join(" ")];
+  };
+  return { Titles: titles, Processes: top.Processes.map((row) => (row.length === 1 ? split(row[0]!) : row)) };
 }

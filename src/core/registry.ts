@@ -1,5 +1,6 @@
 import type Dockerode from "dockerode";
-import { loadConfig, type ClusterConfig, type DocklensConfig, type LoadConfigOptions } from "./config.ts";
+import type { ClusterConfig, DocklensConfig } from "./cluster-config.ts";
+import { loadConfig, type LoadConfigOptions } from "./config.ts";
 import { createEngineClient, type EngineClient } from "./engine.ts";
 import { DocklensError } from "./errors.ts";
 import { Coalescer, Limiter } from "./flow.ts";

@@ -73,15 +73,30 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
   };
 }
 
-/** One stats sample of a container (D8); the engine takes about a second to measure CPU. */
+/**
+ * One stats sample of a container (D8); the engine takes about a second to measure CPU. A
+ * container that is not running has a sample of zeros, as Docker gives it (Podman answers nothing).
+ */
 export async function readContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<StatsSample> {
   const target = await findContainer(input, options);
   const body = await callEngine(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: false } }), {
     ...options,
     statuses: target.statuses,
   });
-  const raw = expectBody<EngineStats>(body, "object", target.cluster);
+  const raw = withIdentity(body === "" && !target.running ? idleStats() : expectBody<EngineStats>(body, "object", target.cluster), target);
   return { summary: summarizeStats(raw), raw };
+}
+
+/** The sample Docker gives of a container that does not run: no reading, every figure zero. */
+function idleStats(): EngineStats {
+  const never = "0001-01-01T00:00:00Z";
+  return { read: never, preread: never, pids_stats: {}, blkio_stats: {}, cpu_stats: { cpu_usage: { total_usage: 0 } }, precpu_stats: { cpu_usage: { total_usage: 0 } }, memory_stats: {} };
+}
+
+/** `id` and `name` as Docker sends them (Podman leaves `id` null and `name` without its `/`). */
+function withIdentity(raw: EngineStats, target: { id: string; name: string }): EngineStats {
+  const name = typeof raw.name === "string" && raw.name ? raw.name : target.name;
+  return { ...raw, id: typeof raw.id === "string" && raw.id ? raw.id : target.id, name: name.startsWith("/") ? name : `/${name}` };
 }
 
 /** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
@@ -91,10 +106,10 @@ export async function streamContainerStats(input: InspectContainerInput, options
     ...options,
     statuses: target.statuses,
   });
-  return samples(chunks);
+  return samples(chunks, target);
 }
 
-async function* samples(chunks: AsyncIterable<Buffer>): AsyncGenerator<StatsSample> {
+async function* samples(chunks: AsyncIterable<Buffer>, target: { id: string; name: string }): AsyncGenerator<StatsSample> {
   let pending = "";
   for await (const chunk of chunks) {
     const lines = (pending + chunk.toString()).split("\n");
@@ -102,7 +117,7 @@ async function* samples(chunks: AsyncIterable<Buffer>): AsyncGenerator<StatsSamp
     for (const line of lines.filter((text) => text.trim())) {
       let raw: EngineStats;
       try {
-        raw = parseEngineJson(line) as EngineStats;
+        raw = withIdentity(parseEngineJson(line) as EngineStats, target);
       } catch {
         throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON");
       }

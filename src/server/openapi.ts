@@ -21,15 +21,16 @@ const nullable = (type: string) => ({ type: [type, "null"] });
 /** An item of an across-cluster list: the item `schema` with the cluster it is in. */
 const inCluster = (schema: string) => ({ allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })] });
 
+const SOURCE = { type: "string", enum: ["config", "context", "discovered", "default"], description: "Where the cluster came from: the config file, a docker CLI context, a local socket found, or the engine the docker CLI would use" };
 const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };
 
 /** Response bodies, with the fields and types of the spec's tables and decisions D2 to D8. */
 const SCHEMAS: Record<string, Schema> = {
   ErrorBody: obj({ code: { type: "string", enum: ERROR_CODES }, message: str }, undefined, false),
   Error: obj({ error: ref("ErrorBody") }, undefined, false),
-  Cluster: obj({ ...CLUSTER_FIELDS, docker: { type: "object", description: "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed" }, error: ref("ErrorBody") }, [...Object.keys(CLUSTER_FIELDS), "docker"]),
+  Cluster: obj({ ...CLUSTER_FIELDS, source: SOURCE, docker: { type: "object", description: "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed" }, error: ref("ErrorBody") }, [...Object.keys(CLUSTER_FIELDS), "docker"]),
   ClusterList: obj({ clusters: arrayOf(ref("Cluster")) }),
-  ClusterDetail: obj({ cluster: obj({ ...CLUSTER_FIELDS, protocol: { type: "string", enum: ["unix", "http", "https", "ssh"] }, tls: bool }), docker: { type: "object" }, error: ref("ErrorBody") }, ["cluster", "docker"]),
+  ClusterDetail: obj({ cluster: obj({ ...CLUSTER_FIELDS, protocol: { type: "string", enum: ["unix", "http", "https", "ssh"] }, tls: bool, source: SOURCE, context: { type: "string", description: "The docker context it came from" } }, [...Object.keys(CLUSTER_FIELDS), "protocol", "tls", "source"]), docker: { type: "object" }, error: ref("ErrorBody") }, ["cluster", "docker"]),
   Endpoint: obj(
     { IPAMConfig: nullable("object"), Links: nullable("array"), Aliases: nullable("array"), NetworkID: str, EndpointID: str, Gateway: str, IPAddress: str, IPPrefixLen: int, IPv6Gateway: str, GlobalIPv6Address: str, GlobalIPv6PrefixLen: int, MacAddress: str, DriverOpts: nullable("object") },
     ["NetworkID", "EndpointID", "Gateway", "IPAddress", "IPPrefixLen", "IPv6Gateway", "GlobalIPv6Address", "GlobalIPv6PrefixLen", "MacAddress"],

@@ -50,7 +50,7 @@ describe("docklens detail cluster", () => {
     const byName = await cliJson<{ cluster: Record<string, unknown>; docker: Record<string, any> }>(["detail", "cluster", "bravo"]);
     const byId = await cliJson<typeof byName>(["detail", "cluster", "7"]);
     expect(Object.keys(byName)).toEqual(["cluster", "docker"]);
-    expect(byName.cluster).toEqual({ id: 7, name: "bravo", fullname: "🐳 bravo", icon: "🐳", host: "127.0.0.1", port: byName.cluster.port, protocol: "http", tls: false });
+    expect(byName.cluster).toEqual({ id: 7, name: "bravo", fullname: "🐳 bravo", icon: "🐳", host: "127.0.0.1", port: byName.cluster.port, protocol: "http", tls: false, source: "config" });
     expect(byName.docker.ID).toBe(await docker(engines.adminB, "info", "-f", "{{.ID}}"));
     expect(byName.docker.Volumes).toBe(1);
     expect(byId.cluster).toEqual(byName.cluster);

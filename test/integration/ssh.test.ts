@@ -1,58 +1,20 @@
 import { writeFile } from "node:fs/promises";
-import { connect } from "node:net";
 import { join } from "node:path";
-import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, dockerIds, engines } from "./helpers.ts";
+import { sshHost, sshUtils } from "./remote-hosts.ts";
 
-const { Server, utils } = ssh2;
-
-/**
- * An SSH server on loopback standing in for an engine's host: it accepts one client key and
- * answers `docker system dial-stdio` by joining the channel to engine B's socket, as the docker
- * CLI on a real host does; with `refuse`, it refuses the exec.
- */
-async function sshHost(refuse: boolean) {
-  const allowed = utils.parseKey(clientKey.public) as ssh2.ParsedKey;
-  const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
-    client.on("authentication", (ctx) => {
-      const ok =
-        ctx.method === "publickey" &&
-        ctx.key.algo === allowed.type &&
-        ctx.key.data.equals(allowed.getPublicSSH()) &&
-        (!ctx.signature || allowed.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) === true);
-      return ok ? ctx.accept() : ctx.reject(["publickey"]);
-    });
-    client.on("ready", () =>
-      client.on("session", (accept) =>
-        accept().on("exec", (acceptExec, rejectExec, info) => {
-          if (refuse || info.command !== "docker system dial-stdio") return rejectExec();
-          const channel = acceptExec();
-          const engine = connect(engines.adminB.replace("unix://", ""));
-          channel.pipe(engine).pipe(channel);
-          engine.on("close", () => channel.close()).on("error", () => channel.close());
-          channel.on("close", () => engine.destroy());
-        }),
-      ),
-    );
-    client.on("error", () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { port: (server.address() as { port: number }).port, close: () => server.close() };
-}
-
-const hostKey = utils.generateKeyPairSync("ed25519");
-const clientKey = utils.generateKeyPairSync("ed25519");
+const clientKey = sshUtils.generateKeyPairSync("ed25519");
 let good: Awaited<ReturnType<typeof sshHost>>;
 let refusing: Awaited<ReturnType<typeof sshHost>>;
 let config: string;
 
 beforeAll(async () => {
-  [good, refusing] = await Promise.all([sshHost(false), sshHost(true)]);
+  [good, refusing] = await Promise.all([sshHost({ refuse: false, clientPublicKey: clientKey.public }), sshHost({ refuse: true, clientPublicKey: clientKey.public })]);
   const keyFile = join(engines.tmp, "id_ed25519");
   const strangerFile = join(engines.tmp, "id_stranger");
   await writeFile(keyFile, clientKey.private, { mode: 0o600 });
-  await writeFile(strangerFile, utils.generateKeyPairSync("ed25519").private, { mode: 0o600 });
+  await writeFile(strangerFile, sshUtils.generateKeyPairSync("ed25519").private, { mode: 0o600 });
   config = join(engines.tmp, "ssh.config.json");
   await writeFile(
     config,

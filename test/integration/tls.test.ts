@@ -1,35 +1,20 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createServer, type Server } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { certificates } from "../support/certificates.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";
+import { tlsEngine } from "./remote-hosts.ts";
 
-/**
- * Engine B behind mutual TLS, as `dockerd --tlsverify` serves it on 2376: a TLS server on
- * loopback that wants a client certificate from its CA and joins each connection to B's socket.
- */
 let dir: string;
-let server: Server;
+let engine: Awaited<ReturnType<typeof tlsEngine>>;
 let port: number;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(engines.tmp, "tls-"));
-  await certificates(dir, "ca", ["server", "client"]);
-  await certificates(dir, "other-ca", ["stranger"]);
-  const file = (name: string) => readFile(join(dir, name));
-  server = createServer({ key: await file("server.key"), cert: await file("server.pem"), ca: await file("ca.pem"), requestCert: true, rejectUnauthorized: true }, (socket) => {
-    const engine = connect(engines.adminB.replace("unix://", ""));
-    socket.pipe(engine).pipe(socket);
-    socket.on("error", () => engine.destroy());
-    engine.on("error", () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as { port: number }).port;
+  engine = await tlsEngine(dir);
+  port = engine.port;
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => engine.close());
 
 /** A config of one cluster `tls` on the TLS server, with the given client key and CA. */
 async function config(client: string, ca = "ca"): Promise<string> {

@@ -9,6 +9,7 @@ import type { TestEngines } from "./fixtures.ts";
 
 const run = promisify(execFile);
 const ENGINE_SH = join(import.meta.dirname, "../../scripts/engine.sh");
+const PODMAN_SH = join(import.meta.dirname, "../../scripts/podman.sh");
 const IMAGE = "local/busybox:1";
 /** A container that writes to stdout and stderr once a second, for logs and attach. */
 const TICKER = 'i=0; while true; do i=$((i+1)); echo "out $i"; echo "err $i" >&2; sleep 1; done';
@@ -107,6 +108,16 @@ async function sharedImages(hostA: string, hostB: string): Promise<void> {
   ]);
 }
 
+/** Podman's fixtures, made with the docker CLI through Podman's Docker-compatible API. */
+async function fixturesP(host: string): Promise<void> {
+  await Promise.all([
+    docker(host, "run", "-d", "--name", "p-web", "-l", "app=p-web", IMAGE, "sh", "-c", TICKER),
+    docker(host, "create", "--name", "p-fresh", IMAGE, "true"),
+    docker(host, "run", "--name", "p-done", IMAGE, "sh", "-c", "echo bye; exit 3").catch(() => undefined),
+    docker(host, "volume", "create", "--label", "purpose=pod", "p-vol"),
+  ]);
+}
+
 /** What the tests must leave as they found it: containers and their states, volumes, networks, images. */
 async function engineState(host: string): Promise<string> {
   const lists = await Promise.all([
@@ -123,27 +134,34 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const tmp = await mkdtemp(join(tmpdir(), "docklens-test-"));
   const dirA = join(tmp, "engine-a");
   const dirB = join(tmp, "engine-b");
+  const dirP = join(tmp, "podman");
   const [portB, deadPort, hang] = await Promise.all([closedPort(), closedPort(), hangingServer()]);
   const stopAll = async () => {
     for (const socket of hang.sockets) socket.destroy();
     hang.server.close();
-    await Promise.all([dirA, dirB].map((dir) => run("bash", [ENGINE_SH, "stop", dir]).catch(() => undefined)));
+    await Promise.all([
+      ...[dirA, dirB].map((dir) => run("bash", [ENGINE_SH, "stop", dir]).catch(() => undefined)),
+      run("bash", [PODMAN_SH, "stop", dirP]).catch(() => undefined),
+    ]);
     // The scratch directory holds what tests wrote (keys and certificates among it): none of it stays.
     await rm(tmp, { recursive: true, force: true });
   };
   try {
-    const [hostA, hostB] = await Promise.all([
+    const [hostA, hostB, hostP] = await Promise.all([
       run("bash", [ENGINE_SH, "start", dirA]).then((r) => r.stdout.trim()),
       run("bash", [ENGINE_SH, "start", dirB, `tcp://127.0.0.1:${portB}`]).then((r) => r.stdout.trim()),
+      run("bash", [PODMAN_SH, "start", dirP]).then((r) => r.stdout.trim()),
     ]);
     const adminB = `unix://${dirB}/docker.sock`;
-    await Promise.all([fixturesA(hostA), fixturesB(adminB)]);
+    await Promise.all([fixturesA(hostA), fixturesB(adminB), fixturesP(hostP)]);
     await sharedImages(hostA, adminB);
-    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4), waitForHealth(hostA, "sick", "unhealthy"), waitForHealth(hostA, "fine", "healthy")]);
+    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4), waitForLogs(hostP, "p-web", 4), waitForHealth(hostA, "sick", "unhealthy"), waitForHealth(hostA, "fine", "healthy")]);
     const engines: TestEngines = {
       hostA,
       hostB,
       adminB,
+      hostP,
+      podmanConfigPath: join(tmp, "config", "podman.json"),
       // Not in `tmp` itself: the CLI runs there to find no config by default.
       configPath: join(tmp, "config", "docklens.config.json"),
       deadTimeoutMs: 2000,
@@ -162,11 +180,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
         ],
       }),
     );
+    await writeFile(engines.podmanConfigPath, JSON.stringify({ clusters: [{ name: "pod", host: hostP }] }));
     project.provide("engines", engines);
-    const before = await Promise.all([hostA, adminB].map(engineState));
+    const before = await Promise.all([hostA, adminB, hostP].map(engineState));
     // docklens only reads: after the whole suite, both engines must be as the fixtures left them.
     return async () => {
-      const after = await Promise.all([hostA, adminB].map(engineState)).catch((error: Error) => [error.message]);
+      const after = await Promise.all([hostA, adminB, hostP].map(engineState)).catch((error: Error) => [error.message]);
       await stopAll();
       if (after.join() !== before.join()) {
         // vitest reports an error thrown here but still exits 0: fail the run by hand.

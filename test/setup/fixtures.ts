@@ -7,6 +7,9 @@ export interface TestEngines {
   hostB: string;
   /** Unix socket of B too, for docker CLI calls the tests make as the oracle. */
   adminB: string;
+  /** DOCKER_HOST of a Podman engine (its Docker-compatible API), and a config naming it `pod`. */
+  hostP: string;
+  podmanConfigPath: string;
   /** A config file naming alpha (A), bravo (B, id 7), dead (closed port) and hang (never answers). */
   configPath: string;
   /** The time limits of the dead and hanging clusters. */

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_TIMEOUT_MS, loadConfig, SEARCH_PLACES } from "../../src/core/config.ts";
+import { DEFAULT_TIMEOUT_MS } from "../../src/core/cluster-config.ts";
+import { loadConfig, SEARCH_PLACES } from "../../src/core/config.ts";
 import { mayFindConfig } from "../../src/core/config-probe.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
 
@@ -20,9 +21,9 @@ describe("normalizeConfig", () => {
     expect(config.source).toBe("/etc/docklens.json");
     expect(config.showSecrets).toBe(false);
     expect(config.clusters).toEqual([
-      { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250 },
-      { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 },
-      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, tls: {} },
+      { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, source: "config" },
+      { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0, source: "config" },
+      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, tls: {}, source: "config" },
     ]);
     expect(normalizeConfig({ clusters: [cluster()] }, null).clusters[0]!.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
   });
@@ -69,18 +70,19 @@ describe("normalizeConfig", () => {
 describe("loadConfig without a config file", () => {
   // The search ends in ~/.config/docklens, which cosmiconfig finds through process.env.
   beforeEach(() => vi.stubEnv("XDG_CONFIG_HOME", "/nonexistent"));
-  const empty = { cwd: "/", env: {} };
+  // A home without docker contexts, so that only the default engine is found.
+  const empty = { cwd: "/", env: { HOME: "/nonexistent" } };
 
   it("embeds the cluster local on /var/run/docker.sock", async () => {
     const config = await loadConfig(empty);
     expect(config.source).toBeNull();
     expect(config.clusters).toEqual([
-      { id: 1, name: "local", icon: "🐳", host: "/var/run/docker.sock", protocol: "unix", socketPath: "/var/run/docker.sock", port: 0, timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0 },
+      { id: 1, name: "local", icon: "🐳", host: "/var/run/docker.sock", protocol: "unix", socketPath: "/var/run/docker.sock", port: 0, timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0, source: "default" },
     ]);
   });
 
   it("embeds the cluster local on DOCKER_HOST (DOCKER_CERT_PATH: key-files.test.ts)", async () => {
-    const config = await loadConfig({ ...empty, env: { DOCKER_HOST: "tcp://127.0.0.1:2376" } });
+    const config = await loadConfig({ ...empty, env: { ...empty.env, DOCKER_HOST: "tcp://127.0.0.1:2376" } });
     expect(config.clusters[0]).toMatchObject({ name: "local", host: "tcp://127.0.0.1:2376", protocol: "http", port: 2376 });
   });
 });

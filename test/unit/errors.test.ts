@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterConfig } from "../../src/core/config.ts";
+import type { ClusterConfig } from "../../src/core/cluster-config.ts";
 import { translateEngineError } from "../../src/core/engine.ts";
 import { DocklensError } from "../../src/core/errors.ts";
 
-const cluster: ClusterConfig = { id: 1, name: "prod", icon: "", host: "10.0.0.5", protocol: "http", hostname: "10.0.0.5", port: 2375, timeoutMs: 1500, maxConcurrency: 8, cacheTtlMs: 0 };
+const cluster: ClusterConfig = { id: 1, name: "prod", icon: "", host: "10.0.0.5", protocol: "http", hostname: "10.0.0.5", port: 2375, timeoutMs: 1500, maxConcurrency: 8, cacheTtlMs: 0, source: "config" };
 const statuses = {
   404: { code: "CONTAINER_NOT_FOUND" as const, message: 'container "web" not found in cluster "prod"' },
   409: { code: "CONTAINER_NOT_RUNNING" as const, message: 'container "web" of cluster "prod" is not running' },

@@ -48,7 +48,7 @@ describe("checkKeyFiles: the TLS and SSH files of a cluster, checked when the co
 
   it("checks DOCKER_CERT_PATH of the embedded default the same way", async () => {
     vi.stubEnv("XDG_CONFIG_HOME", "/nonexistent");
-    const env = { DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: dir };
+    const env = { HOME: dir, DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: dir };
     await expect(loadConfig({ cwd: "/", env })).rejects.toThrow("DOCKER_CERT_PATH: cert.pem: cannot read the file (no such file)");
     await writeFile(at("cert.pem"), await import("node:fs/promises").then((fs) => fs.readFile(at("client.pem"))));
     await writeFile(at("key.pem"), await import("node:fs/promises").then((fs) => fs.readFile(at("client.key"))));

@@ -2,6 +2,7 @@ import type Dockerode from "dockerode";
 import { describe, expect, it } from "vitest";
 import { redactEnv, toContainerItem } from "../../src/core/containers.ts";
 import { checkName } from "../../src/core/names.ts";
+import { splitColumns } from "../../src/core/processes.ts";
 import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/routes.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import { byName, normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
@@ -11,8 +12,34 @@ describe("toContainerItem (D4)", () => {
     [0, "1970-01-01T00:00:00.000Z"],
     [1763700000, "2025-11-21T04:40:00.000Z"],
   ])("turns Created %d into %s and keeps the rest", (created, iso) => {
-    const item = { Id: "abc", Names: ["/x"], Created: created, State: "running" } as unknown as Dockerode.ContainerInfo;
-    expect(toContainerItem(item)).toEqual({ Id: "abc", Names: ["/x"], Created: iso, State: "running" });
+    const item = { Id: "abc", Names: ["/x"], Created: created, State: "running", Ports: [], Mounts: [], Labels: {}, HostConfig: { NetworkMode: "n" } } as unknown as Dockerode.ContainerInfo;
+    expect(toContainerItem(item)).toEqual({ Id: "abc", Names: ["/x"], Created: iso, State: "running", Ports: [], Mounts: [], Labels: {}, HostConfig: { NetworkMode: "n" } });
+  });
+
+  it("gives what Podman sends otherwise Docker's shape", () => {
+    const podman = { Id: "abc", Names: ["/x"], Created: 0, State: "stopped", Ports: null, Mounts: null, Labels: null, NetworkSettings: { Networks: { podman: {} } } };
+    expect(toContainerItem(podman as unknown as Dockerode.ContainerInfo)).toEqual({
+      Id: "abc",
+      Names: ["/x"],
+      Created: "1970-01-01T00:00:00.000Z",
+      State: "exited",
+      Ports: [],
+      Mounts: [],
+      Labels: {},
+      HostConfig: { NetworkMode: "podman" },
+      NetworkSettings: { Networks: { podman: {} } },
+    });
+  });
+});
+
+describe("splitColumns: Podman's top, one string a line, in Docker's columns", () => {
+  it.each([
+    [{ Titles: ["PID   USER     COMMAND"], Processes: [["1 0        sh -c while true; do echo hi; sleep 1; done"]] }, { Titles: ["PID", "USER", "COMMAND"], Processes: [["1", "0", "sh -c while true; do echo hi; sleep 1; done"]] }],
+    [{ Titles: ["UID", "PID", "CMD"], Processes: [["root", "1", "sleep 1"]] }, { Titles: ["UID", "PID", "CMD"], Processes: [["root", "1", "sleep 1"]] }],
+    [{ Titles: ["PID"], Processes: [["1"]] }, { Titles: ["PID"], Processes: [["1"]] }],
+    [{ Titles: [], Processes: [] }, { Titles: [], Processes: [] }],
+  ])("%j", (top, expected) => {
+    expect(splitColumns(top)).toEqual(expected);
   });
 });
 

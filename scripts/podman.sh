@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Start or stop a throwaway Podman engine (its Docker-compatible API on a unix socket) that
+# lives in a directory of its own: its storage, runtime files and socket are all below DIR.
+# It imports the busybox image (local/busybox:1) built from the machine's /bin/busybox.
+#
+#   scripts/podman.sh start DIR     start (or reuse) it; prints its DOCKER_HOST
+#   scripts/podman.sh stop DIR      stop it, its containers, and delete DIR
+#   scripts/podman.sh install       install Debian's podman
+set -euo pipefail
+
+install_packages() {
+  command -v podman >/dev/null && return
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq podman >&2
+}
+
+# Podman reads where to keep things from these files; its default rlimits are refused on
+# these machines, so containers get none of their own (default_ulimits = []).
+configure() {
+  local dir=$1
+  mkdir -p "$dir/tmp"
+  printf '[storage]\ndriver = "overlay"\nrunroot = "%s/run"\ngraphroot = "%s/root"\n' "$dir" "$dir" >"$dir/storage.conf"
+  printf '[containers]\ndefault_ulimits = []\n[engine]\ntmp_dir = "%s/tmp"\n' "$dir" >"$dir/containers.conf"
+  export CONTAINERS_STORAGE_CONF="$dir/storage.conf" CONTAINERS_CONF="$dir/containers.conf"
+}
+
+podman_in() {
+  local dir=$1
+  shift
+  podman --root "$dir/root" --runroot "$dir/run" "$@"
+}
+
+start() {
+  local dir=$1
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  configure "$dir"
+  local sock="unix://$dir/podman.sock"
+  if ! docker -H "$sock" version >/dev/null 2>&1; then
+    # Every inherited descriptor above 2 closed: the service and the conmon processes it starts
+    # outlive us, and must not hold open a pipe of whoever started us (a test runner).
+    (
+      for fd in $(ls /proc/$BASHPID/fd); do
+        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
+      done
+      exec setsid podman --root "$dir/root" --runroot "$dir/run" system service --time=0 "$sock" </dev/null >"$dir/service.log" 2>&1
+    ) &
+    echo $! >"$dir/service.pid"
+    local tries=0
+    until docker -H "$sock" version >/dev/null 2>&1; do
+      tries=$((tries + 1))
+      if [ "$tries" -gt 150 ]; then
+        echo "podman.sh: podman in $dir did not start within 30 s; its log:" >&2
+        tail -n 20 "$dir/service.log" >&2
+        exit 1
+      fi
+      sleep 0.2
+    done
+  fi
+  if ! docker -H "$sock" image inspect local/busybox:1 >/dev/null 2>&1; then
+    local root
+    root=$(mktemp -d)
+    mkdir -p "$root/bin" "$root/tmp" "$root/etc"
+    cp /bin/busybox "$root/bin/busybox"
+    for applet in $(/bin/busybox --list); do
+      [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
+    done
+    echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+    # Tagged as local/busybox:1 (podman would name an untagged import localhost/local/busybox:1).
+    tar -C "$root" -c . | docker -H "$sock" import -c 'ENV PATH=/bin' - local/busybox:1 >/dev/null
+    rm -rf "$root"
+  fi
+  echo "$sock"
+}
+
+stop() {
+  local dir=$1
+  [ -d "$dir" ] || return 0
+  configure "$dir"
+  # Containers first: their conmon processes are not the service's children.
+  podman_in "$dir" rm --all --force --time 0 >/dev/null 2>&1 || true
+  if [ -f "$dir/service.pid" ]; then
+    local pid
+    pid=$(cat "$dir/service.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  podman_in "$dir" system reset --force >/dev/null 2>&1 || true
+  grep -o " $dir/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+  rm -rf "$dir"
+}
+
+case "${1:-}" in
+  install) install_packages ;;
+  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR" >&2; exit 2; }; install_packages; start "$2" ;;
+  stop) [ -n "${2:-}" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
+  *) echo "usage: $0 install | start DIR | stop DIR" >&2; exit 2 ;;
+esac

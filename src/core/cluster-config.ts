@@ -1,0 +1,82 @@
+import type { Endpoint } from "./endpoint.ts";
+
+/** Time limit of an engine call when neither the cluster nor `defaults` sets one (D12). */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** Tuning of the engine layer, per cluster or under `defaults`. */
+export interface EngineTuning {
+  /** Time limit of each engine call (D12). */
+  timeoutMs: number;
+  /** Engine calls in flight at once; more wait their turn (within their time limit). */
+  maxConcurrency: number;
+  /** How long a read may be served again after it came; 0: only identical reads in flight share it. */
+  cacheTtlMs: number;
+}
+
+/** The tuning of a cluster that sets none. */
+export const DEFAULT_TUNING: EngineTuning = { timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0 };
+/** Icon of a cluster that sets none (D2). */
+export const DEFAULT_ICON = "🐳";
+
+/**
+ * Where a cluster came from: the config file's `clusters`, a docker CLI context, a local
+ * socket docklens found (Podman), or the engine the docker CLI would use with no context.
+ */
+export type ClusterSource = "config" | "context" | "discovered" | "default";
+
+/** One cluster, with every default applied and its endpoint parsed. */
+export interface ClusterConfig extends Endpoint, EngineTuning {
+  id: number;
+  name: string;
+  icon: string;
+  /** The `host` exactly as configured (D2). */
+  host: string;
+  /** Paths of TLS files; present when the engine is reached over TLS. */
+  tls?: { ca?: string; cert?: string; key?: string; /** Skip the engine certificate check (a context's SkipTLSVerify). */ insecure?: boolean };
+  ssh?: { username?: string; privateKey?: string };
+  source: ClusterSource;
+  /** The docker context it came from, for `source: "context"`. */
+  context?: string;
+}
+
+/** A loaded, validated configuration. */
+export interface DocklensConfig {
+  clusters: ClusterConfig[];
+  showSecrets: boolean;
+  /** The file it was read from; `null` when none was found. */
+  source: string | null;
+  /** Why no file was used, when none was (for `docklens config`). */
+  noFileReason?: string;
+  /** What was skipped on the way (a docker context docklens cannot use), one line each. */
+  warnings: string[];
+}
+
+/** What a cluster is made from: as written (validated) or as found, before defaults. */
+export type ClusterInput = {
+  id: number;
+  name: string;
+  icon?: string;
+  host: string;
+  tls?: ClusterConfig["tls"];
+  ssh?: ClusterConfig["ssh"];
+  source?: ClusterSource;
+  context?: string;
+} & Partial<EngineTuning>;
+
+/** A cluster plus its parsed endpoint, with the defaults of D2 and D12; `source` defaults to `config`. */
+export function toClusterConfig(cluster: ClusterInput, endpoint: Endpoint, defaults: EngineTuning): ClusterConfig {
+  return {
+    ...endpoint,
+    id: cluster.id,
+    name: cluster.name,
+    icon: cluster.icon ?? DEFAULT_ICON,
+    host: cluster.host,
+    timeoutMs: cluster.timeoutMs ?? defaults.timeoutMs,
+    maxConcurrency: cluster.maxConcurrency ?? defaults.maxConcurrency,
+    cacheTtlMs: cluster.cacheTtlMs ?? defaults.cacheTtlMs,
+    ...(cluster.tls ? { tls: cluster.tls } : {}),
+    ...(cluster.ssh ? { ssh: cluster.ssh } : {}),
+    source: cluster.source ?? "config",
+    ...(cluster.context ? { context: cluster.context } : {}),
+  };
+}

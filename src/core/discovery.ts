@@ -1,0 +1,133 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_TUNING, toClusterConfig, type ClusterConfig, type ClusterInput, type EngineTuning } from "./cluster-config.ts";
+import { readContextStore, type ContextStore, type DockerContext } from "./docker-contexts.ts";
+import { parseEndpoint } from "./endpoint.ts";
+import { DocklensError } from "./errors.ts";
+import { checkKeyFiles } from "./key-files.ts";
+import { NAME_PATTERN } from "./names.ts";
+
+/** Clusters found on this machine, and what was skipped on the way, one line each. */
+export interface FoundClusters {
+  clusters: ClusterConfig[];
+  warnings: string[];
+}
+
+/** Where Podman listens: rootful first, then the user's own service. */
+function podmanSockets(env: NodeJS.ProcessEnv): string[] {
+  return ["/run/podman/podman.sock", ...(env.XDG_RUNTIME_DIR ? [join(env.XDG_RUNTIME_DIR, "podman", "podman.sock")] : [])];
+}
+
+/**
+ * Every engine this machine already knows, with no config file (in this order, ids from 1):
+ * `local`, the engine the docker CLI would use now (`DOCKER_HOST`, else the context
+ * `DOCKER_CONTEXT` names, else `currentContext`, else `/var/run/docker.sock`); then every other
+ * docker context, by name, named after it; then `podman`, for a Podman socket that exists.
+ * Nothing is asked of any engine: a directory read, a few files and a `stat` per socket.
+ */
+export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
+  const store = readContextStore(env);
+  const warnings = [...store.warnings];
+  // The docker CLI's own order: DOCKER_HOST wins over DOCKER_CONTEXT, which wins over the config file.
+  const chosen = env.DOCKER_HOST ? "default" : env.DOCKER_CONTEXT || store.current;
+  const current = chosen === "default" ? undefined : store.contexts.find((context) => context.name === chosen);
+  if (chosen !== "default" && !current) {
+    const where = env.DOCKER_CONTEXT ? "DOCKER_CONTEXT" : `currentContext in ${join(store.dir, "config.json")}`;
+    throw new DocklensError("INVALID_CONFIG", `${where} names the docker context ${JSON.stringify(chosen)}, which does not exist (docker context ls lists them)`);
+  }
+  const local = current ? fromContext(current, { id: 1, name: "local" }) : defaultEngine(env);
+  if (typeof local === "string") throw new DocklensError("INVALID_CONFIG", `docker context ${JSON.stringify(chosen)}: ${local}`);
+  const clusters = [local];
+  const others = store.contexts.filter((context) => context !== current);
+  clusters.push(...contextClusters(others, new Set(["local", "podman"]), 2, warnings));
+  const podman = podmanCluster(env, clusters.length + 1, new Set([local.socketPath]));
+  if (podman) clusters.push(podman);
+  return { clusters, warnings };
+}
+
+/**
+ * What a config file's `contexts: true` and `discover: true` add beside its own clusters: every
+ * docker context and a Podman socket that exists, with ids after the file's highest. The file's
+ * own names win on a clash.
+ */
+export function discoverMore(env: NodeJS.ProcessEnv, own: readonly ClusterConfig[], options: { contexts: boolean; discover: boolean }): FoundClusters {
+  const taken = new Set(own.map((cluster) => cluster.name));
+  let next = Math.max(0, ...own.map((cluster) => cluster.id)) + 1;
+  const warnings: string[] = [];
+  const clusters: ClusterConfig[] = [];
+  if (options.contexts) {
+    const store: ContextStore = readContextStore(env);
+    warnings.push(...store.warnings);
+    clusters.push(...contextClusters(store.contexts, taken, next, warnings));
+    next += clusters.length;
+  }
+  if (options.discover && !taken.has("podman")) {
+    const podman = podmanCluster(env, next, new Set(own.map((cluster) => cluster.socketPath)));
+    if (podman) clusters.push(podman);
+  }
+  return { clusters, warnings };
+}
+
+/** Contexts as clusters named after them, ids from `firstId`; those docklens cannot use become warnings. */
+function contextClusters(contexts: readonly DockerContext[], taken: ReadonlySet<string>, firstId: number, warnings: string[]): ClusterConfig[] {
+  const clusters: ClusterConfig[] = [];
+  for (const context of contexts) {
+    if (taken.has(context.name)) continue;
+    const cluster = fromContext(context, { id: firstId + clusters.length, name: context.name });
+    if (typeof cluster === "string") warnings.push(`docker context ${JSON.stringify(context.name)} skipped: ${cluster}`);
+    else clusters.push(cluster);
+  }
+  return clusters;
+}
+
+/** A context as a cluster, or why docklens cannot use it. */
+function fromContext(context: DockerContext, as: { id: number; name: string }): ClusterConfig | string {
+  if (!NAME_PATTERN.test(as.name) || /^\d+$/.test(as.name)) return "a name docklens cannot take (letters, digits, '_', '.' or '-', and not only digits)";
+  if (context.host.startsWith("npipe:")) return "npipe hosts are Windows named pipes, which docklens cannot reach";
+  const tls = context.tls || context.skipTLSVerify ? { ...context.tls, ...(context.skipTLSVerify ? { insecure: true } : {}) } : undefined;
+  if (tls) {
+    const problem = checkKeyFiles({ tls });
+    if (problem) return `its ${problem.field.replace("tls.", "")}.pem: ${problem.message}`;
+  }
+  return cluster({ ...as, host: context.host, source: "context", context: context.name, ...(tls ? { tls } : {}) });
+}
+
+/** The engine of the docker CLI's default context: `DOCKER_HOST` (with its TLS variables), else the default socket. */
+function defaultEngine(env: NodeJS.ProcessEnv): ClusterConfig {
+  const host = env.DOCKER_HOST || "/var/run/docker.sock";
+  const certPath = env.DOCKER_TLS_VERIFY && env.DOCKER_CERT_PATH;
+  const tls = certPath ? { ca: join(certPath, "ca.pem"), cert: join(certPath, "cert.pem"), key: join(certPath, "key.pem") } : undefined;
+  if (tls) {
+    const problem = checkKeyFiles({ tls });
+    if (problem) throw new DocklensError("INVALID_CONFIG", `DOCKER_CERT_PATH: ${problem.field.replace("tls.", "")}.pem: ${problem.message}`);
+  }
+  const made = cluster({ id: 1, name: "local", host, source: "default", ...(tls ? { tls } : {}) });
+  if (typeof made === "string") throw new DocklensError("INVALID_CONFIG", `DOCKER_HOST ${JSON.stringify(host)}: ${made}`);
+  return made;
+}
+
+/** `podman` on the first Podman socket that exists (one `stat` each), unless it is already a cluster's. */
+function podmanCluster(env: NodeJS.ProcessEnv, id: number, known: ReadonlySet<string | undefined>): ClusterConfig | undefined {
+  const socket = podmanSockets(env).find((path) => !known.has(path) && exists(path));
+  if (!socket) return undefined;
+  const made = cluster({ id, name: "podman", host: socket, source: "discovered" });
+  return typeof made === "string" ? undefined : made;
+}
+
+/** A found cluster with the default tuning, or why its host cannot be used. */
+function cluster(input: ClusterInput, tuning: EngineTuning = DEFAULT_TUNING): ClusterConfig | string {
+  try {
+    return toClusterConfig(input, parseEndpoint(input.host, undefined, input.tls !== undefined), tuning);
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
