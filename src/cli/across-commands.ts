@@ -40,7 +40,7 @@ export function addAcrossCommands(program: Command): void {
           options.group
             ? v.projectsTable(r.containers, colors)
             : v.psTable(options.all ? r.containers : r.running, colors, { full: !options.trunc, ...(options.quiet ? { quiet: true } : {}), ...(options.format ? { format: options.format } : {}) }),
-        { warnings: clusterWarnings, failure: (r, o) => everyClusterFailed(r.errors, clusters.length || o.registry.config.clusters.length) },
+        { warnings: clusterWarnings, failure: (r, o) => everyClusterFailed(r.errors, clusters, o.registry.config) },
       );
     });
 
@@ -57,7 +57,7 @@ export function addAcrossCommands(program: Command): void {
         (v, r, colors) => v.imagesTable(r.images, colors),
         {
           warnings: (r) => ("errors" in r ? clusterWarnings(r) : []),
-          failure: (r, o) => ("errors" in r ? everyClusterFailed(r.errors, clusters.length || o.registry.config.clusters.length) : undefined),
+          failure: (r, o) => ("errors" in r ? everyClusterFailed(r.errors, clusters, o.registry.config) : undefined),
         },
       ),
     );
@@ -67,7 +67,7 @@ export function addAcrossCommands(program: Command): void {
     .action((clusters: string[], options: ListCommandOptions) =>
       run(options, (lib, o) => lib.listDrift({ ...o, clusters }), (v, r, colors) => v.driftView(r, colors), {
         warnings: clusterWarnings,
-        failure: (r, o) => everyClusterFailed(r.errors, clusters.length || o.registry.config.clusters.length),
+        failure: (r, o) => everyClusterFailed(r.errors, clusters, o.registry.config),
       }),
     );
 }

@@ -26,7 +26,7 @@ export function filterOption(command: Command, keys: string): Command {
 
 /** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
 export function watchOption(command: Command): Command {
-  return command.option("-w, --watch [seconds]", "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json", (value: string) => {
+  return command.option("-w, --watch [seconds]", "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json (put it last, or --watch=5)", (value: string) => {
     const seconds = Number(value);
     if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400) throw new InvalidArgumentError("expected seconds, from 0.5 to 86400");
     return seconds;
@@ -47,10 +47,12 @@ export const FILTER_HELP = {
 };
 
 /**
- * What fails an across-cluster command: every cluster asked failed (one failing is a warning
- * line on stderr, and the others are still shown).
+ * What fails an across-cluster command: every cluster asked (`refs`, or all of the config's)
+ * failed; one failing is a warning line on stderr, and the others are still shown.
  */
-export function everyClusterFailed(errors: readonly ClusterError[], asked: number): ErrorBody | undefined {
+export function everyClusterFailed(errors: readonly ClusterError[], refs: readonly string[], config: { clusters: ReadonlyArray<{ id: number; name: string }> }): ErrorBody | undefined {
+  // `local` and `1` may name one cluster: count clusters, not names.
+  const asked = refs.length ? new Set(refs.map((ref) => config.clusters.find((c) => (/^\d+$/.test(ref) ? c.id === Number(ref) : c.name === ref))?.id ?? ref)).size : config.clusters.length;
   if (!errors.length || errors.length < asked) return undefined;
   return { code: errors[0]!.error.code, message: `no cluster answered (${errors.length} failed)` };
 }

@@ -201,9 +201,27 @@ export function createProgram(): Command {
     .option("--token <token>", "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)")
     .option("--cors <origin>", "let a browser page from this origin read responses")
     .option("--show-secrets", "show environment values that look like secrets in container detail")
+    .option("--tls-cert <pem>", "serve HTTPS with this certificate (and --tls-key)")
+    .option("--tls-key <pem>", "the certificate's private key")
     .option("-q, --quiet", "no log line per request")
     .addHelpText("after", examples([["docklens serve", "on http://127.0.0.1:8080"], ['docklens serve --host 0.0.0.0 --token "$(openssl rand -hex 32)"'], ["curl -s localhost:8080/list/cluster | jq ."]]))
     .action(async (options: import("./serve.ts").ServeOptions) => (await import("./serve.ts")).serve(options));
+
+  program
+    .command("token")
+    .description("tokens of docklens serve")
+    .command("hash")
+    .description("print the SHA-256 of a token read on stdin, for a scoped token's sha256 in the config")
+    .addHelpText("after", examples([['printf %s "$TOKEN" | docklens token hash'], ["openssl rand -hex 32 | tee ops.token | docklens token hash", "a new token, and its hash"]]))
+    .action(async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      // One line's end is the shell's, not the token's.
+      const token = Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+      if (!token || /\s/.test(token)) program.error("error: expected one token on stdin, with no spaces (printf %s \"$TOKEN\" | docklens token hash)", { exitCode: 2 });
+      const { digest } = await import("../server/auth.ts");
+      process.stdout.write(`${digest(token).toString("hex")}\n`);
+    });
 
   return program;
 }

@@ -121,16 +121,19 @@ export async function run<T>(
 
 /**
  * Run `tick` every `seconds` (counted from the end of the last one, so a slow fan-out never
- * overlaps the next) until `signal` aborts. A tick that fails says why on stderr and the watch
- * goes on, as `watch docker ps` does; the engine connections stay open between ticks.
+ * overlaps the next) until `signal` aborts; the engine connections stay open between ticks. An
+ * engine that fails a later tick says why on stderr and the watch goes on, as `watch docker ps`
+ * does (it may come back); anything else, or any failure of the first tick, ends the command
+ * with its error and exit code (a bad name or filter does not get better by waiting).
  */
 async function watch(seconds: number | true, signal: AbortSignal, tick: () => Promise<void>): Promise<void> {
   const interval = (seconds === true ? 2 : seconds) * 1000;
-  while (!signal.aborted) {
+  for (let first = true; !signal.aborted; first = false) {
     try {
       await tick();
     } catch (error) {
       if (signal.aborted) break;
+      if (first || !/^ENGINE_/.test((error as { code?: string }).code ?? "")) throw error;
       process.stderr.write(`docklens: ${(error as Error).message}\n`);
     }
     await sleep(interval, undefined, { signal }).catch(() => {});

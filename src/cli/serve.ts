@@ -13,6 +13,9 @@ export interface ServeOptions extends CommandOptions {
   cors?: string;
   quiet?: boolean;
   showSecrets?: boolean;
+  /** PEM certificate and key: serve HTTPS. */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** Time in-flight requests get to finish after SIGINT or SIGTERM. */
@@ -26,6 +29,12 @@ const DRAIN_MS = 10_000;
 export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw new DocklensError("INVALID_CONFIG", "--tls-cert and --tls-key go together: give both, or neither");
+  const https = options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
+  if (https) {
+    const problem = (await import("../core/key-files.ts")).checkKeyFiles({ tls: https });
+    if (problem) throw new DocklensError("INVALID_CONFIG", `--${problem.field.replace(".", "-")}: ${problem.message}`);
+  }
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
   for (const warning of registry.config.warnings) process.stderr.write(options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`);
   const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
@@ -46,6 +55,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     // get-port would print on stdout when the port is taken; docklens says so on stderr itself.
     port: port === 0 ? { random: true, verbose: false } : { port, alternativePortRange: [0, 0], random: false, verbose: false },
     public: !loopback,
+    ...(https ? { https } : {}),
     isProd: true,
     showURL: false,
     autoClose: false,
@@ -59,10 +69,12 @@ export async function serve(options: ServeOptions): Promise<void> {
     await listener.close();
     throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: the port is in use`);
   }
-  const url = `http://${listener.address.address.includes(":") ? `[${listener.address.address}]` : listener.address.address}:${listener.address.port}`;
+  const url = `${https ? "https" : "http"}://${listener.address.address.includes(":") ? `[${listener.address.address}]` : listener.address.address}:${listener.address.port}`;
   const clusters = registry.config.clusters.length;
-  process.stdout.write(options.json ? `${JSON.stringify({ url, clusters, token: Boolean(token) })}\n` : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`);
-  if (!loopback && !token) process.stderr.write(`docklens: warning: ${options.host} is not loopback and no --token is set: anyone who reaches this port can read every engine\n`);
+  const tokens = Boolean(token) || Boolean(registry.config.tokens?.length);
+  process.stdout.write(options.json ? `${JSON.stringify({ url, clusters, token: tokens })}\n` : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`);
+  const warning = !loopback && (!tokens ? "no token is set: anyone who reaches this port can read every engine" : !https ? "no --tls-cert is set: tokens cross the network in clear" : undefined);
+  if (warning) process.stderr.write(options.json ? `${JSON.stringify({ warning: `${options.host} is not loopback and ${warning}` })}\n` : `docklens: warning: ${options.host} is not loopback and ${warning}\n`);
 
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => resolve(name));

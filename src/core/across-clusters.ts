@@ -1,5 +1,5 @@
 import type { ClusterConfig } from "./cluster-config.ts";
-import { isDocklensError, type ErrorBody } from "./errors.ts";
+import type { ErrorBody } from "./errors.ts";
 import { translateEngineError } from "./engine.ts";
 import { resolveCluster, type CoreOptions } from "./registry.ts";
 
@@ -39,12 +39,9 @@ export async function acrossClusters<T>(
   settled.forEach((outcome, index) => {
     const cluster = clusters[index]!;
     const ref = { id: cluster.id, name: cluster.name };
+    // A filter one engine refuses (another version may take it) is that cluster's error too.
     if (outcome.status === "fulfilled") results.push({ cluster: ref, value: outcome.value });
-    else {
-      // A bad filter is the request's fault, not one cluster's: it fails the whole call.
-      if (isDocklensError(outcome.reason) && outcome.reason.code === "INVALID_QUERY") throw outcome.reason;
-      errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });
-    }
+    else errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });
   });
   return { results, errors };
 }

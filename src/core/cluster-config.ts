@@ -49,6 +49,17 @@ export interface DocklensConfig {
   noFileReason?: string;
   /** What was skipped on the way (a docker context docklens cannot use), one line each. */
   warnings: string[];
+  /** Tokens of `serve` that see only some clusters; none without a config file. */
+  tokens?: ScopedToken[];
+}
+
+/** A token of `serve` that sees only the clusters its globs match (`prod-*`). */
+export interface ScopedToken {
+  name: string;
+  /** The token's SHA-256, lower-case hex; or `env`, the variable holding the token. */
+  sha256?: string;
+  env?: string;
+  clusters: string[];
 }
 
 /** What a cluster is made from: as written (validated) or as found, before defaults. */

@@ -38,6 +38,16 @@ const clusterSchema = z
     }
   });
 
+/** A token of `serve` that sees only some clusters: its SHA-256 or the variable holding it, never the token itself. */
+const tokenSchema = z
+  .strictObject({
+    name: text.regex(NAME_PATTERN, "expected letters, digits, '_', '.' or '-', starting with a letter or digit"),
+    sha256: text.regex(/^[a-fA-F0-9]{64}$/, "expected the token's SHA-256, 64 hex digits (docklens token hash makes it)").optional(),
+    env: text.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the name of an environment variable").optional(),
+    clusters: z.array(text.regex(/^[a-zA-Z0-9_.*?-]+$/, "expected a cluster name, or a glob of names with * and ?"), { error: "expected an array of cluster names or globs" }).min(1, "expected at least one cluster name or glob"),
+  })
+  .refine((token) => (token.sha256 === undefined) !== (token.env === undefined), { message: "expected either sha256 or env, not both and not neither" });
+
 const configSchema = z
   .strictObject({
     clusters: z.array(clusterSchema, { error: "expected an array of clusters" }).min(1, "expected at least one cluster"),
@@ -45,6 +55,7 @@ const configSchema = z
     showSecrets: z.boolean({ error: "expected true or false" }).optional(),
     contexts: z.boolean({ error: "expected true or false" }).optional(),
     discover: z.boolean({ error: "expected true or false" }).optional(),
+    tokens: z.array(tokenSchema, { error: "expected an array of tokens" }).optional(),
   }, { error: "expected an object with a `clusters` array" })
   .superRefine((config, ctx) => {
     const names = new Set<string>();
@@ -55,6 +66,11 @@ const configSchema = z
       if (ids.has(id)) ctx.addIssue({ code: "custom", path: ["clusters", index, "id"], message: `duplicate id ${id}` });
       names.add(cluster.name);
       ids.add(id);
+    });
+    const tokens = new Set<string>();
+    config.tokens?.forEach((token, index) => {
+      if (tokens.has(token.name)) ctx.addIssue({ code: "custom", path: ["tokens", index, "name"], message: `duplicate name "${token.name}"` });
+      tokens.add(token.name);
     });
   });
 
@@ -83,7 +99,7 @@ export function normalizeConfig(input: unknown, source: string | null, env: Node
     });
     return fail(issue.path, unknown.join(", "));
   }
-  const { clusters, defaults, showSecrets, contexts, discover } = parsed.data;
+  const { clusters, defaults, showSecrets, contexts, discover, tokens } = parsed.data;
   clusters.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -92,7 +108,13 @@ export function normalizeConfig(input: unknown, source: string | null, env: Node
     toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), { ...DEFAULT_TUNING, ...defaults }),
   );
   const found = discoverMore(env, own, { contexts: contexts ?? false, discover: discover ?? false });
-  return { source, showSecrets: showSecrets ?? false, clusters: [...own, ...found.clusters], warnings: found.warnings };
+  return {
+    source,
+    showSecrets: showSecrets ?? false,
+    clusters: [...own, ...found.clusters],
+    warnings: found.warnings,
+    tokens: (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({ name, clusters: globs, ...(sha256 ? { sha256: sha256.toLowerCase() } : { env: variable! }) })),
+  };
 }
 
 /** The keys the config allows at `path` (an object inside it), read from the schema itself. */

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_TUNING, toClusterConfig, type ClusterConfig, type ClusterInput, type EngineTuning } from "./cluster-config.ts";
 import { readContextStore, type ContextStore, type DockerContext } from "./docker-contexts.ts";
@@ -39,8 +40,11 @@ export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
   if (typeof local === "string") throw new DocklensError("INVALID_CONFIG", `docker context ${JSON.stringify(chosen)}: ${local}`);
   const clusters = [local];
   const others = store.contexts.filter((context) => context !== current);
+  for (const reserved of others.filter((context) => context.name === "local" || context.name === "podman")) {
+    warnings.push(`docker context ${JSON.stringify(reserved.name)} skipped: with no config file, docklens names a cluster so itself`);
+  }
   clusters.push(...contextClusters(others, new Set(["local", "podman"]), 2, warnings));
-  const podman = podmanCluster(env, clusters.length + 1, new Set([local.socketPath]));
+  const podman = podmanCluster(env, clusters.length + 1, new Set(clusters.map((cluster) => cluster.socketPath)));
   if (podman) clusters.push(podman);
   return { clusters, warnings };
 }
@@ -61,8 +65,10 @@ export function discoverMore(env: NodeJS.ProcessEnv, own: readonly ClusterConfig
     clusters.push(...contextClusters(store.contexts, taken, next, warnings));
     next += clusters.length;
   }
-  if (options.discover && !taken.has("podman")) {
-    const podman = podmanCluster(env, next, new Set(own.map((cluster) => cluster.socketPath)));
+  const all = [...own, ...clusters];
+  // A context already named podman (Podman's own set-up makes one) or on its socket is that engine.
+  if (options.discover && !all.some((cluster) => cluster.name === "podman")) {
+    const podman = podmanCluster(env, next, new Set(all.map((cluster) => cluster.socketPath)));
     if (podman) clusters.push(podman);
   }
   return { clusters, warnings };
@@ -92,11 +98,21 @@ function fromContext(context: DockerContext, as: { id: number; name: string }): 
   return cluster({ ...as, host: context.host, source: "context", context: context.name, ...(tls ? { tls } : {}) });
 }
 
-/** The engine of the docker CLI's default context: `DOCKER_HOST` (with its TLS variables), else the default socket. */
+/**
+ * The engine of the docker CLI's default context: `DOCKER_HOST`, else the default socket; with
+ * TLS as the docker CLI reads its variables: `DOCKER_TLS_VERIFY` (any value) for TLS that checks
+ * the engine, `DOCKER_TLS` for TLS that does not; the files `ca.pem`, `cert.pem` and `key.pem` of
+ * `DOCKER_CERT_PATH`, else of the docker config dir, those that exist.
+ */
 function defaultEngine(env: NodeJS.ProcessEnv): ClusterConfig {
   const host = env.DOCKER_HOST || "/var/run/docker.sock";
-  const certPath = env.DOCKER_TLS_VERIFY && env.DOCKER_CERT_PATH;
-  const tls = certPath ? { ca: join(certPath, "ca.pem"), cert: join(certPath, "cert.pem"), key: join(certPath, "key.pem") } : undefined;
+  const verify = Boolean(env.DOCKER_TLS_VERIFY);
+  let tls: ClusterInput["tls"];
+  if (verify || env.DOCKER_TLS) {
+    const certPath = env.DOCKER_CERT_PATH || env.DOCKER_CONFIG || join(env.HOME || homedir(), ".docker");
+    const files = (["ca", "cert", "key"] as const).filter((file) => exists(join(certPath, `${file}.pem`)));
+    tls = { ...Object.fromEntries(files.map((file) => [file, join(certPath, `${file}.pem`)])), ...(verify ? {} : { insecure: true }) };
+  }
   if (tls) {
     const problem = checkKeyFiles({ tls });
     if (problem) throw new DocklensError("INVALID_CONFIG", `DOCKER_CERT_PATH: ${problem.field.replace("tls.", "")}.pem: ${problem.message}`);

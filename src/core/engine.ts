@@ -71,7 +71,7 @@ async function readKeyFile(path: string | undefined): Promise<Buffer | undefined
  * `{ 404: { code: "CONTAINER_NOT_FOUND", message: 'container "web" not found in cluster "a"' } }`;
  * a message may be made from the engine's own (a filter value it refused says why).
  */
-export type StatusErrors = Partial<Record<number, { code: ErrorCode; message: string | ((engineMessage: string) => string); param?: string }>>;
+export type StatusErrors = Partial<Record<number, { code: ErrorCode; message: string | ((engineMessage: string) => string); param?: string; /** Only when the engine's message matches. */ when?: RegExp }>>;
 
 /** Options of {@link callEngine}. */
 export interface CallEngineOptions extends CoreOptions {
@@ -178,7 +178,7 @@ export function translateEngineError(
     // The user's id prefix matches several items: older engines answer 500, newer 400.
     if (AMBIGUOUS.test(message)) return new DocklensError("AMBIGUOUS_NAME", `${where} found several items for one name: ${message}`);
     const meaning = context.statuses?.[err.statusCode];
-    if (meaning) return new DocklensError(meaning.code, typeof meaning.message === "function" ? meaning.message(message) : meaning.message, { ...(meaning.param ? { param: meaning.param } : {}) });
+    if (meaning && (!meaning.when || meaning.when.test(message))) return new DocklensError(meaning.code, typeof meaning.message === "function" ? meaning.message(message) : meaning.message, { ...(meaning.param ? { param: meaning.param } : {}) });
     return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${message}`);
   }
   const code = err?.code ?? "";

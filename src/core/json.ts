@@ -15,7 +15,11 @@ const LONG_NUMBER = /[:[,]\s*-?\d{16}/;
  */
 export function parseEngineJson(text: string): unknown {
   if (!LONG_NUMBER.test(text)) return JSON.parse(text);
-  return parse(text, null, (digits) => (isSafeNumber(digits) || !isInteger(digits) ? Number(digits) : BigInt(digits)));
+  return parse(text, null, {
+    parseNumber: (digits) => (isSafeNumber(digits) || !isInteger(digits) ? Number(digits) : BigInt(digits)),
+    // As JSON.parse does: a key given twice keeps its last value.
+    onDuplicateKey: ({ newValue }) => newValue,
+  });
 }
 
 /** JSON text of a body, BigInts written as their digits; `space` as JSON.stringify takes it. */

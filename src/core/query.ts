@@ -36,7 +36,8 @@ export const DURATION = /^(\d{1,12}(ms|s|m|h|d)){1,5}$/;
 /**
  * A date, optionally with a time and a zone, in the forms `docker logs --since` takes:
  * `2026-11-22`, `2026-11-22T10`, `2026-11-22T10:00`, `2026-11-22T10:00:05.5`, each with an
- * optional `Z` or `+01:00`. Without a zone it is local time, as docker reads it.
+ * optional `Z` or `+01:00`. Without a zone it is local time at the offset in force now, as
+ * docker reads it (`time.FixedZone` of the reference time's zone).
  */
 export const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d)(?::(\d\d)(?::(\d\d)(\.\d{1,9})?)?)?)?([Zz]|[+-]\d\d:\d\d)?$/;
 
@@ -57,9 +58,8 @@ export function parseTime(name: string, value: string, now: number = Date.now())
     const zone = date[8];
     const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
     if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60) {
-      const minutesEast = !zone || /z/i.test(zone) ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-      const millis = zone ? Date.UTC(year, month - 1, day, hour, minute, second) - minutesEast * 60_000 : new Date(year, month - 1, day, hour, minute, second).getTime();
-      return millis / 1000 + Number(date[7] ?? 0);
+      const minutesEast = !zone ? -new Date(now).getTimezoneOffset() : /z/i.test(zone) ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+      return (Date.UTC(year, month - 1, day, hour, minute, second) - minutesEast * 60_000) / 1000 + Number(date[7] ?? 0);
     }
   }
   return invalidQuery(name, `expected Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339) or a duration like 10m, got ${quote(value)}`);

@@ -94,3 +94,12 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
   }
   return found;
 }
+
+/**
+ * A view of `registry` that holds only the clusters `sees` keeps: any other is unknown to the
+ * operations given it, exactly as a cluster that does not exist. Engine clients, bounds and
+ * shared reads stay the registry's own.
+ */
+export function narrowRegistry(registry: Registry, sees: (cluster: ClusterConfig) => boolean): Registry {
+  return { ...registry, config: { ...registry.config, clusters: registry.config.clusters.filter(sees) } };
+}

@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { once, setMaxListeners } from "node:events";
 import { createApp as createH3App, defineEventHandler, send, setResponseHeader, setResponseStatus, type App, type H3Event } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
-import type { Registry } from "../core/registry.ts";
+import { narrowRegistry, type Registry } from "../core/registry.ts";
+import { createAuthorizer, type Access } from "./auth.ts";
 import { toJsonText } from "../core/json.ts";
 import { checkQueryNames } from "../core/query.ts";
 import { matchRoute, parseQuery } from "./match.ts";
@@ -12,7 +12,10 @@ import { API_ROUTES, Streamed, type ApiRoute } from "./routes.ts";
 /** Options of {@link createApp}. */
 export interface CreateAppOptions {
   registry: Registry;
-  /** Require `Authorization: Bearer <token>` on every route but `/healthz` (D13). */
+  /**
+   * Require `Authorization: Bearer <token>` on every route but `/healthz` (D13). This token sees
+   * every cluster; the config's `tokens` (read from the registry's config) see only theirs.
+   */
   token?: string;
   /** Allow this origin to read responses from a browser (CORS); off when unset. */
   cors?: string;
@@ -33,11 +36,13 @@ export interface RequestLog {
   ms: number;
   /** Why docklens failed, for an `INTERNAL_ERROR` (the client is not told). */
   error?: string;
+  /** The name of the token the request came with (never its value). */
+  token?: string;
 }
 
-/** The text form of a log entry: `GET /list/cluster 200 12ms`. */
+/** The text form of a log entry: `GET /list/cluster 200 12ms token=ops`. */
 export function formatRequestLog(entry: RequestLog): string {
-  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${entry.error ? ` (error: ${entry.error})` : ""}`;
+  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${entry.token ? ` token=${entry.token}` : ""}${entry.error ? ` (error: ${entry.error})` : ""}`;
 }
 
 const ALLOW = "GET, HEAD";
@@ -50,7 +55,15 @@ const HEALTH: ApiRoute = { path: "/healthz", summary: "Liveness; asks no engine"
  */
 export function createApp(options: CreateAppOptions): App {
   const log = options.log === false ? undefined : (options.log ?? ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
-  const tokenDigest = options.token ? digest(options.token) : undefined;
+  const authorize = createAuthorizer(options.token, options.registry.config.tokens ?? []);
+  // One view of the clusters per scoped token, made once: a token's clusters do not change.
+  const views = new Map<string, Registry>();
+  const registryOf = (access: Access | undefined) => {
+    if (!access?.sees) return options.registry;
+    let view = views.get(access.token);
+    if (!view) views.set(access.token, (view = narrowRegistry(options.registry, access.sees)));
+    return view;
+  };
   const app = createH3App({
     onRequest(event) {
       setResponseHeader(event, "X-Content-Type-Options", "nosniff");
@@ -62,8 +75,15 @@ export function createApp(options: CreateAppOptions): App {
       if (log) {
         const start = performance.now();
         event.node.res.once("close", () => {
-          const entry: RequestLog = { method: event.method, path: shorten(rawUrl(event)), status: event.node.res.statusCode, ms: Math.round(performance.now() - start) };
-          log(event.context.internalError ? { ...entry, error: event.context.internalError as string } : entry);
+          const entry: RequestLog = {
+            method: event.method,
+            path: shorten(rawUrl(event)),
+            status: event.node.res.statusCode,
+            ms: Math.round(performance.now() - start),
+            ...(event.context.token ? { token: event.context.token as string } : {}),
+            ...(event.context.internalError ? { error: event.context.internalError as string } : {}),
+          };
+          log(entry);
         });
       }
     },
@@ -78,7 +98,7 @@ export function createApp(options: CreateAppOptions): App {
   const openapi: ApiRoute = { path: "/openapi.json", summary: "This interface as OpenAPI 3.1", schema: "OpenApi", errors: [], run: () => document };
   const routes = [HEALTH, openapi, ...API_ROUTES];
   const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
-  const document = createOpenApiDocument(routes, { token: Boolean(options.token) });
+  const document = createOpenApiDocument(routes, { token: Boolean(authorize) });
   app.use(
     defineEventHandler(async (event) => {
       const target = rawUrl(event);
@@ -87,10 +107,14 @@ export function createApp(options: CreateAppOptions): App {
       if (event.method === "OPTIONS" && options.cors) return preflight(event);
       // The token comes before routing: without it a client learns nothing, not even which
       // paths exist or which names are malformed.
-      if (tokenDigest && !publicPaths.has(pathname) && !authorized(event, tokenDigest)) {
+      const access = authorize && !publicPaths.has(pathname) ? authorize(event.node.req.headers.authorization) : undefined;
+      if (authorize && !publicPaths.has(pathname) && !access) {
         setResponseHeader(event, "WWW-Authenticate", 'Bearer realm="docklens"');
         throw new DocklensError("UNAUTHORIZED", "a valid Authorization: Bearer token is required");
       }
+      // The log names the token (never its value); a scoped token sees only its clusters, on every route.
+      if (access) event.context.token = access.token;
+      const registry = registryOf(access);
       const match = matchRoute(routes, target);
       if (!match) throw new DocklensError("ROUTE_NOT_FOUND", `no route ${event.method} ${shorten(pathname)}; GET /detail and /openapi.json list them`);
       const { route, params } = match;
@@ -103,7 +127,7 @@ export function createApp(options: CreateAppOptions): App {
       if (route.query && !route.otherQueryIgnored) checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
-      const result = await route.run(params, { registry: options.registry, signal, showSecrets, query, lists });
+      const result = await route.run(params, { registry, signal, showSecrets, query, lists });
       return result instanceof Streamed ? sendNdjson(event, result.items, signal, options.signal) : sendJson(event, result, 200);
     }),
   );
@@ -203,16 +227,7 @@ function preflight(event: H3Event): Promise<void> {
   return send(event, "");
 }
 
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value).digest();
-}
 
-/** Constant-time comparison of digests, so neither the token nor its length leaks through timing. */
-function authorized(event: H3Event, tokenDigest: Buffer): boolean {
-  const header = event.node.req.headers.authorization ?? "";
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return timingSafeEqual(digest(match?.[1] ?? ""), tokenDigest) && match !== null;
-}
 
 /** The request target as the client sent it; h3 rewrites `event.path` decoded. */
 function rawUrl(event: H3Event): string {

@@ -50,7 +50,8 @@ export function parseQuery(rawUrl: string, repeatable: readonly string[] = []): 
   if (start === -1) return { query, lists };
   let params: URLSearchParams;
   try {
-    params = new URLSearchParams(rawUrl.slice(start + 1));
+    // A `+` is a plus (`since=2026-11-22T10:00+01:00`), not a form's space: no form posts here.
+    params = new URLSearchParams(rawUrl.slice(start + 1).replaceAll("+", "%2B"));
   } catch {
     throw new DocklensError("INVALID_QUERY", "the query string could not be read");
   }

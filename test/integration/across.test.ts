@@ -50,6 +50,8 @@ describe("docklens ps and /list/containers", () => {
     const both = await withConfig("ps", "dead", "hang");
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/no cluster answered \(2 failed\)\n$/);
+    // One cluster by name and by id is one cluster asked: it failed, so the command did.
+    expect((await withConfig("ps", "dead", "3")).code).toBe(1);
     expect((await withConfig("ps", "nope")).code).toBe(1);
     expect((await get("/list/containers?cluster=nope")).json.error.code).toBe("CLUSTER_NOT_FOUND");
     const narrowed = (await get("/list/containers?cluster=7&cluster=alpha")).json as Body;
@@ -68,6 +70,13 @@ describe("docklens ps and /list/containers", () => {
     const result = await withConfig("ps", "-a", "--group");
     expect(result.stdout).toMatch(/^PROJECT\s+SERVICES\s+RUNNING\s+CLUSTERS\nshop\s+db,web\s+2\/2\s+alpha,bravo\n$/);
     expect((await withConfig("ps", "--group", "--json")).code).toBe(2);
+  });
+
+  it("--watch ends at once, with its exit code, on an error waiting cannot mend", async () => {
+    const result = await withConfig("ps", "nope", "--watch", "1");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^docklens: cluster "nope" not found/);
+    expect((await withConfig("containers", "alpha", "--filter", "bogus=1", "--watch=1")).code).toBe(2);
   });
 
   it("--watch redraws until Ctrl-C: with --json, one body a line", async () => {

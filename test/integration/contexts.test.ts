@@ -55,6 +55,7 @@ beforeAll(async () => {
   await context("bravo-tcp", engines.hostB);
   await context("bravo-tls", `tcp://127.0.0.1:${tls.port}`, tlsFiles("client.key"));
   await context("bravo-ssh", `ssh://docklens@127.0.0.1:${ssh.port}`);
+  await context("pod-ctx", engines.hostP);
   await context("windows", "npipe:////./pipe/docker_engine");
   await context("locked", `tcp://127.0.0.1:${tls.port}`, tlsFiles("client-encrypted.key"));
   await context("with+plus", engines.hostA);
@@ -84,7 +85,8 @@ describe("zero config: every engine this machine knows", () => {
       [2, "bravo-ssh", "context"],
       [3, "bravo-tcp", "context"],
       [4, "bravo-tls", "context"],
-      [5, "podman", "discovered"],
+      [5, "pod-ctx", "context"],
+      [6, "podman", "discovered"],
     ]);
     for (const cluster of clusters) expect(cluster.error, cluster.name).toBeUndefined();
     expect(clusters[0]!.docker.ID).toBe(await engineId(engines.hostA));
@@ -114,11 +116,12 @@ describe("zero config: every engine this machine knows", () => {
       ["bravo-ssh", "context"],
       ["bravo-tcp", "context"],
       ["bravo-tls", "context"],
+      ["pod-ctx", "context"],
       ["podman", "discovered"],
     ]);
     expect(byHost.clusters[0]!.docker.ID).toBe(await engineId(engines.adminB));
     const byContext = await clustersOf({ DOCKER_CONTEXT: "bravo-tls" });
-    expect(byContext.clusters.map((c) => c.name)).toEqual(["local", "alpha-ctx", "bravo-ssh", "bravo-tcp", "podman"]);
+    expect(byContext.clusters.map((c) => c.name)).toEqual(["local", "alpha-ctx", "bravo-ssh", "bravo-tcp", "pod-ctx", "podman"]);
     const detail = JSON.parse((await cli(["detail", "cluster", "local", "--json"], { env: { ...env, DOCKER_CONTEXT: "bravo-tls" } })).stdout);
     expect(detail.cluster).toMatchObject({ name: "local", source: "context", context: "bravo-tls", tls: true, protocol: "https" });
     expect(JSON.stringify(detail)).not.toMatch(/\.pem|PRIVATE/);
@@ -138,7 +141,7 @@ describe("zero config: every engine this machine knows", () => {
     const table = await cli(["config"], { env });
     expect(table.stdout).toMatch(/^Config\s+none: no config file from /);
     expect(table.stdout).toMatch(/^2\s+bravo-ssh\s+ssh:\/\/127\.0\.0\.1:\d+\s+context bravo-ssh$/m);
-    expect(table.stdout).toMatch(/^5\s+podman\s+unix:\/\/.*podman\.sock\s+discovered$/m);
+    expect(table.stdout).toMatch(/^6\s+podman\s+unix:\/\/.*podman\.sock\s+discovered$/m);
     const body = JSON.parse((await cli(["config", "--json"], { env })).stdout);
     expect(body).toMatchObject({ file: null, reason: expect.any(String), warnings: expect.arrayContaining([expect.stringMatching(/"windows"/)]) });
     expect(body.clusters[0]).toMatchObject({ id: 1, name: "local", source: "context", context: "alpha-ctx" });
@@ -158,7 +161,8 @@ describe("a config file with contexts: true and discover: true", () => {
       [6, "alpha-ctx", "context"],
       [7, "bravo-ssh", "context"],
       [8, "bravo-tls", "context"],
-      [9, "podman", "discovered"],
+      [9, "pod-ctx", "context"],
+      [10, "podman", "discovered"],
     ]);
   });
 });

@@ -13,6 +13,10 @@ describe("engine JSON: integers beyond 2^53 pass through exactly", () => {
     expect(toJsonText(parseEngineJson(engine))).toBe(served);
   });
 
+  it("keeps the last of a key given twice, as JSON.parse does", () => {
+    expect(parseEngineJson('{"a":1,"a":2,"big":9223372036854771712}')).toEqual({ a: 2, big: 9223372036854771712n });
+  });
+
   it("keeps big values as BigInt and the rest as numbers", () => {
     expect(parseEngineJson('{"big":9223372036854771712,"small":3}')).toEqual({ big: 9223372036854771712n, small: 3 });
     expect(parseEngineJson('{"Id":"1234567890123456789"}')).toEqual({ Id: "1234567890123456789" });

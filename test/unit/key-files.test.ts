@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -46,13 +46,19 @@ describe("checkKeyFiles: the TLS and SSH files of a cluster, checked when the co
     );
   });
 
-  it("checks DOCKER_CERT_PATH of the embedded default the same way", async () => {
+  it("reads DOCKER_CERT_PATH as the docker CLI does, and checks its files the same way", async () => {
     vi.stubEnv("XDG_CONFIG_HOME", "/nonexistent");
     const env = { HOME: dir, DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: dir };
-    await expect(loadConfig({ cwd: "/", env })).rejects.toThrow("DOCKER_CERT_PATH: cert.pem: cannot read the file (no such file)");
-    await writeFile(at("cert.pem"), await import("node:fs/promises").then((fs) => fs.readFile(at("client.pem"))));
-    await writeFile(at("key.pem"), await import("node:fs/promises").then((fs) => fs.readFile(at("client.key"))));
-    const loaded = await loadConfig({ cwd: "/", env });
-    expect(loaded.clusters[0]).toMatchObject({ name: "local", protocol: "https", tls: { ca: join(dir, "ca.pem") } });
+    // Files that are not there are left out, as the docker CLI leaves them out: here only ca.pem is.
+    expect((await loadConfig({ cwd: "/", env })).clusters[0]).toMatchObject({ name: "local", protocol: "https", tls: { ca: join(dir, "ca.pem") } });
+    expect((await loadConfig({ cwd: "/", env })).clusters[0]!.tls).toEqual({ ca: join(dir, "ca.pem") });
+    await writeFile(at("cert.pem"), "not a certificate\n");
+    await expect(loadConfig({ cwd: "/", env })).rejects.toThrow("DOCKER_CERT_PATH: cert.pem: expected a PEM certificate (-----BEGIN CERTIFICATE-----)");
+    await writeFile(at("cert.pem"), await readFile(at("client.pem")));
+    await writeFile(at("key.pem"), await readFile(at("client.key")));
+    expect((await loadConfig({ cwd: "/", env })).clusters[0]!.tls).toEqual({ ca: join(dir, "ca.pem"), cert: join(dir, "cert.pem"), key: join(dir, "key.pem") });
+    // DOCKER_TLS: TLS without checking the engine; without DOCKER_CERT_PATH, the docker config dir.
+    const loose = await loadConfig({ cwd: "/", env: { HOME: dir, DOCKER_HOST: "tcp://127.0.0.1:2376", DOCKER_TLS: "1", DOCKER_CONFIG: dir } });
+    expect(loose.clusters[0]).toMatchObject({ protocol: "https", tls: { ca: join(dir, "ca.pem"), insecure: true } });
   });
 });

@@ -6,6 +6,8 @@ import { summarizeStats, type EngineStats } from "../../src/core/stats.ts";
 import { matchRoute, parseQuery } from "../../src/server/match.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
+/** A time without a zone, at the offset in force at NOW (docker's reading), in Unix seconds. */
+const local = (...parts: [number, number, number, number?, number?, number?]) => (Date.UTC(...parts) + new Date(NOW).getTimezoneOffset() * 60_000) / 1000;
 
 describe("parseTime", () => {
   it.each([
@@ -22,10 +24,10 @@ describe("parseTime", () => {
     ["2026-11-21T10Z", Date.UTC(2026, 10, 21, 10) / 1000],
     ["2026-11-21T10:30+01:00", Date.UTC(2026, 10, 21, 9, 30) / 1000],
     ["2026-11-21T10:30:05.25Z", Date.UTC(2026, 10, 21, 10, 30, 5) / 1000 + 0.25],
-    ["2026-11-21", new Date(2026, 10, 21).getTime() / 1000],
-    ["2026-11-21T10", new Date(2026, 10, 21, 10).getTime() / 1000],
-    ["2026-11-21T10:30", new Date(2026, 10, 21, 10, 30).getTime() / 1000],
-    ["2026-02-28T23:59:59", new Date(2026, 1, 28, 23, 59, 59).getTime() / 1000],
+    ["2026-11-21", local(2026, 10, 21)],
+    ["2026-11-21T10", local(2026, 10, 21, 10)],
+    ["2026-11-21T10:30", local(2026, 10, 21, 10, 30)],
+    ["2026-02-28T23:59:59", local(2026, 1, 28, 23, 59, 59)],
   ])("%s → %d", (value, seconds) => {
     expect(parseTime("since", value, NOW)).toBeCloseTo(seconds, 6);
   });
@@ -141,6 +143,8 @@ describe("matchRoute and parseQuery", () => {
     expect({ ...parseQuery("/x?tail=5&follow=true&since=").query }).toEqual({ tail: "5", follow: "true", since: "" });
     expect({ ...parseQuery("/x").query }).toEqual({});
     expect({ ...parseQuery("/x?constructor=1").query }).toEqual({ constructor: "1" });
+    // A plus is a plus, as in an RFC 3339 offset; a space is %20.
+    expect({ ...parseQuery("/x?since=2026-11-22T10:00+01:00&ps_args=-o%20pid").query }).toEqual({ since: "2026-11-22T10:00+01:00", ps_args: "-o pid" });
     expect(() => parseQuery("/x?tail=1&tail=2")).toThrow(expect.objectContaining({ code: "INVALID_QUERY" }));
     const repeated = parseQuery("/x?filter=label%3Da%3Db&tail=1&filter=status%3Drunning&cluster=1", ["filter", "cluster"]);
     expect({ ...repeated.query }).toEqual({ tail: "1" });

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { discoverClusters, discoverMore } from "../../src/core/discovery.ts";
+
+/** A home with a docker context store (contexts written as the docker CLI writes them) and a Podman socket. */
+let home: string;
+const env = () => ({ HOME: home, XDG_RUNTIME_DIR: join(home, "run") });
+
+async function context(name: string, host: string): Promise<void> {
+  const dir = join(home, ".docker", "contexts", "meta", createHash("sha256").update(name).digest("hex"));
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "meta.json"), JSON.stringify({ Name: name, Endpoints: { docker: { Host: host } } }));
+}
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "docklens-discovery-"));
+  await mkdir(join(home, "run", "podman"), { recursive: true });
+  await writeFile(join(home, "run", "podman", "podman.sock"), "");
+  await context("podman", `unix://${join(home, "run", "podman", "podman.sock")}`);
+  await context("local", "tcp://127.0.0.1:2375");
+  await context("edge", "ssh://ops@127.0.0.1");
+});
+afterAll(() => rm(home, { recursive: true, force: true }));
+
+describe("discovery", () => {
+  it("with no config file: contexts named as docklens's own clusters are skipped, saying so", () => {
+    const found = discoverClusters(env());
+    expect(found.clusters.map((c) => [c.id, c.name, c.source])).toEqual([
+      [1, "local", "default"],
+      [2, "edge", "context"],
+      [3, "podman", "discovered"],
+    ]);
+    expect(found.warnings.sort()).toEqual([
+      'docker context "local" skipped: with no config file, docklens names a cluster so itself',
+      'docker context "podman" skipped: with no config file, docklens names a cluster so itself',
+    ]);
+  });
+
+  it("beside a config file: a context named podman is that engine, not found twice", () => {
+    const found = discoverMore(env(), [], { contexts: true, discover: true });
+    expect(found.clusters.map((c) => [c.name, c.source])).toEqual([
+      ["edge", "context"],
+      ["local", "context"],
+      ["podman", "context"],
+    ]);
+  });
+});
