@@ -93,11 +93,19 @@ export interface CallEngineOptions extends CoreOptions {
  */
 export function callEngine<T>(cluster: ClusterConfig, run: (docker: Dockerode, signal: AbortSignal) => Promise<T>, options: CallEngineOptions): Promise<T> {
   const slot = options.registry.slot(cluster);
-  const call = (caller: AbortSignal | undefined) =>
-    withDeadline(cluster, caller, options.statuses, (signal) =>
-      // The limiter settles on abort, waiting or running, even if a library ignores the signal.
-      slot.limiter.run(async () => run(await options.registry.engine(cluster, options.purpose), signal), signal),
-    );
+  const call = async (caller: AbortSignal | undefined) => {
+    slot.calls++;
+    try {
+      return await withDeadline(cluster, caller, options.statuses, (signal) =>
+        // The limiter settles on abort, waiting or running, even if a library ignores the signal.
+        slot.limiter.run(async () => run(await options.registry.engine(cluster, options.purpose), signal), signal),
+      );
+    } catch (error) {
+      const code = (error as DocklensError).code;
+      slot.failures.set(code, (slot.failures.get(code) ?? 0) + 1);
+      throw error;
+    }
+  };
   return options.read ? slot.reads.run(options.read, call, options.signal) : call(options.signal);
 }
 

@@ -2,17 +2,21 @@ import type Dockerode from "dockerode";
 import type { ClusterConfig, DocklensConfig } from "./cluster-config.ts";
 import { loadConfig, type LoadConfigOptions } from "./config.ts";
 import { createEngineClient, type EngineClient } from "./engine.ts";
-import { DocklensError } from "./errors.ts";
+import { DocklensError, type ErrorCode } from "./errors.ts";
 import { Coalescer, Limiter } from "./flow.ts";
 import { checkName } from "./names.ts";
 
 /** Which connections an engine client uses: calls share a small keep-alive pool; streams have their own. */
 export type EnginePurpose = "call" | "stream";
 
-/** Per cluster: the bound on calls in flight and the sharing of identical reads. */
+/** Per cluster: the bound on calls in flight, the sharing of identical reads, and what the calls came to. */
 export interface EngineSlot {
   limiter: Limiter;
   reads: Coalescer;
+  /** Engine calls made (a shared read counts once). */
+  calls: number;
+  /** Those that failed, by error code. */
+  failures: Map<ErrorCode, number>;
 }
 
 /** The configured clusters and their engine clients, created on first use and reused. */
@@ -61,7 +65,7 @@ export function createRegistry(config: DocklensConfig): Registry {
     slot(cluster) {
       let slot = slots.get(cluster.id);
       if (!slot) {
-        slot = { limiter: new Limiter(cluster.maxConcurrency), reads: new Coalescer(cluster.cacheTtlMs) };
+        slot = { limiter: new Limiter(cluster.maxConcurrency), reads: new Coalescer(cluster.cacheTtlMs), calls: 0, failures: new Map() };
         slots.set(cluster.id, slot);
       }
       return slot;

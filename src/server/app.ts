@@ -7,7 +7,8 @@ import { toJsonText } from "../core/json.ts";
 import { checkQueryNames } from "../core/query.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
-import { API_ROUTES, Streamed, type ApiRoute } from "./routes.ts";
+import { createMetrics } from "./metrics.ts";
+import { API_ROUTES, Streamed, Text, type ApiRoute } from "./routes.ts";
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions {
@@ -55,6 +56,7 @@ const HEALTH: ApiRoute = { path: "/healthz", summary: "Liveness; asks no engine"
  */
 export function createApp(options: CreateAppOptions): App {
   const log = options.log === false ? undefined : (options.log ?? ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
+  const metrics = createMetrics();
   const authorize = createAuthorizer(options.token, options.registry.config.tokens ?? []);
   // One view of the clusters per scoped token, made once: a token's clusters do not change.
   const views = new Map<string, Registry>();
@@ -72,9 +74,11 @@ export function createApp(options: CreateAppOptions): App {
         setResponseHeader(event, "Access-Control-Allow-Origin", options.cors);
         setResponseHeader(event, "Vary", "Origin");
       }
-      if (log) {
-        const start = performance.now();
-        event.node.res.once("close", () => {
+      const start = performance.now();
+      event.node.res.once("close", () => {
+        // By route template, never the raw path: a label value per route, however many names.
+        metrics.observe((event.context.route as string | undefined) ?? "unmatched", event.node.res.statusCode, (performance.now() - start) / 1000);
+        if (log) {
           const entry: RequestLog = {
             method: event.method,
             path: shorten(rawUrl(event)),
@@ -84,8 +88,8 @@ export function createApp(options: CreateAppOptions): App {
             ...(event.context.internalError ? { error: event.context.internalError as string } : {}),
           };
           log(entry);
-        });
-      }
+        }
+      });
     },
     onError(error, event) {
       const body = toErrorBody(error.cause ?? error);
@@ -96,7 +100,15 @@ export function createApp(options: CreateAppOptions): App {
   });
 
   const openapi: ApiRoute = { path: "/openapi.json", summary: "This interface as OpenAPI 3.1", schema: "OpenApi", errors: [], run: () => document };
-  const routes = [HEALTH, openapi, ...API_ROUTES];
+  const metricsRoute: ApiRoute = {
+    path: "/metrics",
+    summary: "Prometheus metrics: each engine's state and counts, serve's requests, Node's own",
+    schema: "Metrics",
+    text: metrics.contentType,
+    errors: [],
+    run: async (_, context) => new Text(await metrics.scrape(context.registry), metrics.contentType),
+  };
+  const routes = [HEALTH, openapi, metricsRoute, ...API_ROUTES];
   const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
   const document = createOpenApiDocument(routes, { token: Boolean(authorize) });
   app.use(
@@ -118,6 +130,7 @@ export function createApp(options: CreateAppOptions): App {
       const match = matchRoute(routes, target);
       if (!match) throw new DocklensError("ROUTE_NOT_FOUND", `no route ${event.method} ${shorten(pathname)}; GET /detail and /openapi.json list them`);
       const { route, params } = match;
+      event.context.route = route.path;
       if (event.method !== "GET" && event.method !== "HEAD") {
         setResponseHeader(event, "Allow", ALLOW);
         throw new DocklensError("METHOD_NOT_ALLOWED", `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`);
@@ -128,6 +141,7 @@ export function createApp(options: CreateAppOptions): App {
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
       const result = await route.run(params, { registry, signal, showSecrets, query, lists });
+      if (result instanceof Text) return send(event, result.body, result.contentType);
       return result instanceof Streamed ? sendNdjson(event, result.items, signal, options.signal) : sendJson(event, result, 200);
     }),
   );

@@ -121,6 +121,7 @@ const SCHEMAS: Record<string, Schema> = {
     false,
   ),
   OpenApi: { type: "object", description: "This document" },
+  Metrics: { type: "string", description: "Prometheus text exposition format 0.0.4" },
 };
 
 /** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
@@ -157,7 +158,7 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
     const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
     const errors: ErrorCode[] = [...route.errors, "METHOD_NOT_ALLOWED", ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : [])];
     const ndjson = route.ndjson ? { "application/x-ndjson": { schema: ref(route.ndjson.schema) } } : {};
-    const json = route.ndjson?.when === "always" ? {} : { "application/json": { schema: ref(route.schema) } };
+    const json = route.text ? { [route.text.split(";")[0]!]: { schema: ref(route.schema) } } : route.ndjson?.when === "always" ? {} : { "application/json": { schema: ref(route.schema) } };
     const responses: Record<string, Schema> = { 200: { description: route.summary, content: { ...json, ...ndjson } } };
     for (const code of errors) {
       const status = String(statusOf(code));

@@ -24,6 +24,14 @@ export interface RouteContext extends CoreOptions {
   lists: Record<string, string[]>;
 }
 
+/** A body that is text, not JSON (the Prometheus exposition). */
+export class Text {
+  constructor(
+    readonly body: string,
+    readonly contentType: string,
+  ) {}
+}
+
 /** A body sent as NDJSON, one object a line, as the items come (`follow`, `stream`, attach). */
 export class Streamed {
   constructor(readonly items: AsyncGenerator<unknown>) {}
@@ -43,6 +51,8 @@ export interface ApiRoute {
   otherQueryIgnored?: boolean;
   /** The body is NDJSON of `schema` items: `always`, or when the query parameter `when` is true. */
   ndjson?: { when: "always" | string; schema: string };
+  /** The body is text of this content type, not JSON. */
+  text?: string;
   /** The last parameter takes the rest of the path, `/` included (image references). */
   rest?: boolean;
   /** Open without a token (D13). */

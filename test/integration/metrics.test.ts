@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadRegistry } from "../../src/core/registry.ts";
+import { BIN, dockerIds, engines } from "./helpers.ts";
+import { raw, startServer } from "./server-helpers.ts";
+
+/**
+ * `GET /metrics`, scraped by a real Prometheus (Debian's package) with the bearer token, and
+ * read back through Prometheus' own query API; compared with what the docker CLI counts.
+ */
+const TOKEN = "metrics-t0k3n";
+let serve: ChildProcess;
+let prometheus: ChildProcess;
+let url: string;
+let prometheusUrl: string;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A value Prometheus holds for `query`, once it has one (it scrapes every second). */
+async function query(promql: string): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const body = (await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`).then((r) => r.json(), () => undefined)) as { data?: { result: Array<{ value: [number, string] }> } } | undefined;
+    const value = body?.data?.result[0]?.value[1];
+    if (value !== undefined) return Number(value);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`Prometheus has no value for ${promql} after 30 s`);
+}
+
+const scrape = async () => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+const sample = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"=,]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+
+beforeAll(async () => {
+  serve = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", "--quiet", "--token", TOKEN, "--config", engines.configPath], { stdio: ["ignore", "pipe", "ignore"] });
+  const [line] = (await once(serve.stdout!, "data")) as [Buffer];
+  url = JSON.parse(line.toString()).url;
+  const dir = await mkdtemp(join(engines.tmp, "prometheus-"));
+  const target = new URL(url).host;
+  await writeFile(
+    join(dir, "prometheus.yml"),
+    `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n  - job_name: docklens\n    authorization:\n      credentials: ${TOKEN}\n    static_configs:\n      - targets: ["${target}"]\n`,
+  );
+  const port = await freePort();
+  prometheusUrl = `http://127.0.0.1:${port}`;
+  prometheus = spawn("prometheus", [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
+});
+
+afterAll(async () => {
+  for (const child of [prometheus, serve]) {
+    if (!child || child.exitCode !== null) continue;
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  }
+});
+
+describe("metrics", () => {
+  it("a real Prometheus scrapes serve with the token and reads what the docker CLI counts", async () => {
+    expect(await query('up{job="docklens"} == 1')).toBe(1);
+    const running = (await dockerIds(engines.hostA, "ps", "-q", "--filter", "status=running")).length;
+    expect(await query('docklens_containers{cluster="alpha",state="running"}')).toBe(running);
+    const exited = (await dockerIds(engines.hostA, "ps", "-aq", "--filter", "status=exited")).length;
+    expect(await query('docklens_containers{cluster="alpha",state="exited"}')).toBe(exited);
+    expect(await query('docklens_containers_unhealthy{cluster="alpha"}')).toBe((await dockerIds(engines.hostA, "ps", "-q", "--filter", "health=unhealthy")).length);
+    expect(await query('docklens_engine_up{cluster="bravo"}')).toBe(1);
+    // A hanging engine is down once its time limit passed, and the scrape still succeeds.
+    expect(await query('docklens_engine_up{cluster="hang"}')).toBe(0);
+    expect(await query('docklens_engine_up{cluster="dead"}')).toBe(0);
+    expect(await query('docklens_volumes{cluster="alpha"}')).toBe((await dockerIds(engines.hostA, "volume", "ls", "-q")).length);
+  });
+
+  it("counts requests by route template, never by raw path, and is under the token", async () => {
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    await Promise.all(["/list/alpha/containers", "/list/bravo/containers", "/list/nope/containers"].map((path) => fetch(url + path, { headers })));
+    const text = await scrape();
+    expect(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="200"}')).toBeGreaterThanOrEqual(2);
+    expect(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(text).not.toMatch(/route="\/list\/(alpha|bravo|nope)/);
+    expect(text).toMatch(/^docklens_http_request_duration_seconds_bucket\{le="0\.005",route="\/list\/:cluster\/containers"\}/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+  });
+
+  it("scrapes that come at once share one fan-out: the engine is asked once for its info and once for its containers", async () => {
+    const config = join(engines.tmp, "metrics-alpha.json");
+    await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: engines.hostA }] }));
+    const registry = await loadRegistry({ configPath: config });
+    const server = await startServer({ log: false, registry });
+    try {
+      const slot = registry.slot(registry.config.clusters[0]!);
+      const texts = await Promise.all(Array.from({ length: 8 }, () => raw(server.port, "/metrics").then((r) => r.text)));
+      expect(slot.calls).toBe(2);
+      expect(new Set(texts.map((text) => sample(text, 'docklens_containers{cluster="alpha",state="running"}'))).size).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
