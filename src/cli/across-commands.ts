@@ -62,6 +62,25 @@ export function addAcrossCommands(program: Command): void {
       ),
     );
 
+  filterOption(common(program.command("events").description("the engines' events, merged, until Ctrl-C, like docker events").argument(...clustersArgument)), FILTER_HELP.events)
+    .option("--since <time>", "events since this time: Unix seconds, a date and time, or a duration like 10m")
+    .option("--until <time>", "events up to this time, then stop; same forms")
+    .addHelpText("after", examples([["docklens events", "every engine's events, as they come"], ["docklens events prod --since 1h --filter type=container"], ["docklens events --json | jq -c 'select(.Action == \"die\")'"]]))
+    .action((clusters: string[], options: ListCommandOptions & { since?: string; until?: string }) =>
+      run(
+        options,
+        (lib, o) =>
+          lib.streamEvents({
+            ...o,
+            clusters,
+            filters: lib.parseFilters("events", options.filter ?? []),
+            ...(options.since !== undefined ? { since: lib.parseTime("since", options.since) } : {}),
+            ...(options.until !== undefined ? { until: lib.parseTime("until", options.until) } : {}),
+          }),
+        (v, r, colors) => v.eventLine(r, colors),
+      ),
+    );
+
   common(program.command("drift").description("image references that mean different images on different clusters, and engine versions").argument(...clustersArgument))
     .addHelpText("after", examples([["docklens drift"], ["docklens drift --json | jq -r '.images[] | select(.drift) | .reference'", "references that drifted"]]))
     .action((clusters: string[], options: ListCommandOptions) =>

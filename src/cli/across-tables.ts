@@ -1,6 +1,7 @@
 import type { ChalkInstance } from "chalk";
 import type { ClusterContainerItem } from "../core/containers.ts";
 import type { ListDriftResult } from "../core/drift.ts";
+import type { ClusterEvent, EventStatus } from "../core/events.ts";
 import type { ImageItem } from "../core/images.ts";
 import { groupProjects, projectOf } from "../core/projects.ts";
 import { formatBytes, renderTable, shortId, timeAgo } from "./format.ts";
@@ -93,4 +94,26 @@ export function driftView(result: ListDriftResult, colors: ChalkInstance): strin
   const versions = new Set(result.engines.map((engine) => engine.version));
   const engines = result.engines.map((engine) => [engine.cluster.name, versions.size > 1 ? colors.yellow(engine.version) : engine.version]);
   return [renderTable(["REFERENCE", "CLUSTER", "IMAGE ID", "STATE"], rows, colors), "", renderTable(["CLUSTER", "ENGINE"], engines, colors)].join("\n");
+}
+
+/**
+ * `docklens events`: a line per event as `docker events` prints it, after its cluster:
+ * `2026-11-22T10:00:00.123456789Z alpha container start 0b5b110b833d (image=…, name=web)`; a
+ * cluster that drops out or comes back says so.
+ */
+export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstance): string {
+  if (isStatus(item)) {
+    const text = `${item.cluster.name}: ${item.status}${item.error ? ` (${item.error.message})` : ""}`;
+    return item.status === "disconnected" ? colors.yellow(text) : colors.green(text);
+  }
+  const event = item as ClusterEvent & { Type?: string; Action?: string; time?: number; timeNano?: number | bigint; Actor?: { ID?: string; Attributes?: Record<string, string> } };
+  const nanos = event.timeNano !== undefined ? BigInt(event.timeNano) : BigInt(event.time ?? 0) * 1_000_000_000n;
+  const time = `${new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19)}.${String(nanos % 1_000_000_000n).padStart(9, "0")}Z`;
+  const attributes = Object.entries(event.Actor?.Attributes ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => `${key}=${value}`).join(", ");
+  return `${colors.dim(time)} ${event.cluster.name} ${event.Type ?? ""} ${event.Action ?? ""} ${event.Actor?.ID ?? ""}${attributes ? ` (${attributes})` : ""}`;
+}
+
+/** A status line of the event stream, rather than an engine's event (which carries a Type). */
+function isStatus(item: ClusterEvent | EventStatus): item is EventStatus {
+  return !("Type" in item) && (item.status === "disconnected" || item.status === "reconnected");
 }

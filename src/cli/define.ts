@@ -44,6 +44,7 @@ export const FILTER_HELP = {
   images: "reference, label, dangling, before, since, until",
   volumes: "name, label, driver, dangling",
   networks: "name, label, driver, id, scope, type, dangling",
+  events: "type, event, container, image, label, network, volume, daemon, ...",
 };
 
 /**

@@ -6,7 +6,9 @@ import { describeConfig, inspectCluster, listClusters } from "../core/clusters.t
 import { inspectContainer, listAllContainers, listContainers } from "../core/containers.ts";
 import { listDrift } from "../core/drift.ts";
 import { DocklensError, type ErrorBody } from "../core/errors.ts";
+import { streamEvents } from "../core/events.ts";
 import { parseFilters } from "../core/filters.ts";
+import { parseTime } from "../core/query.ts";
 import { inspectImage, listAllImages, listImages } from "../core/images.ts";
 import { toJsonText } from "../core/json.ts";
 import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
@@ -39,6 +41,8 @@ const core = {
   listVolumes,
   parseFilters,
   parseLogsQuery,
+  parseTime,
+  streamEvents,
   readContainerLogs,
   readContainerStats,
   streamContainerStats,

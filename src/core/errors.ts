@@ -1,7 +1,8 @@
 /**
  * Error codes of decisions D10, plus docklens's own: `INVALID_CONFIG`, which only the CLI and
  * `serve` start-up report; `AMBIGUOUS_NAME`, an id prefix that several items share;
- * `SHUTTING_DOWN`, the closing line of a stream that `serve` ended as it stopped; and
+ * `SHUTTING_DOWN`, the closing line of a stream that `serve` ended as it stopped;
+ * `CLIENT_TOO_SLOW`, that of an event stream whose client fell too far behind; and
  * `INTERNAL_ERROR`, a bug in docklens (never a stack trace).
  */
 export type ErrorCode =
@@ -22,6 +23,7 @@ export type ErrorCode =
   | "ENGINE_ERROR"
   | "ENGINE_TIMEOUT"
   | "SHUTTING_DOWN"
+  | "CLIENT_TOO_SLOW"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -42,6 +44,7 @@ const STATUS: Record<ErrorCode, number> = {
   ENGINE_ERROR: 502,
   ENGINE_TIMEOUT: 504,
   SHUTTING_DOWN: 503,
+  CLIENT_TOO_SLOW: 503,
   INTERNAL_ERROR: 500,
 };
 

@@ -3,7 +3,7 @@ import { invalidQuery } from "./query.ts";
 import type { CoreOptions } from "./registry.ts";
 
 /** The lists that take docker's filters. */
-export type FilterKind = "containers" | "images" | "volumes" | "networks";
+export type FilterKind = "containers" | "images" | "volumes" | "networks" | "events";
 
 /** Filters as the engine takes them in its `filters` query parameter: key to values. */
 export type EngineFilters = Record<string, string[]>;
@@ -36,6 +36,22 @@ export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | 
   images: { before: null, dangling: BOOLEAN, label: null, reference: null, since: null, until: null },
   volumes: { dangling: BOOLEAN, driver: null, label: null, name: null },
   networks: { dangling: BOOLEAN, driver: null, id: null, label: null, name: null, scope: ["swarm", "global", "local"], type: ["custom", "builtin"] },
+  events: {
+    config: null,
+    container: null,
+    daemon: null,
+    event: null,
+    image: null,
+    label: null,
+    network: null,
+    node: null,
+    plugin: null,
+    scope: ["local", "swarm"],
+    secret: null,
+    service: null,
+    type: ["container", "image", "volume", "network", "daemon", "plugin", "node", "service", "secret", "config"],
+    volume: null,
+  },
 };
 
 /** A value of `exited` is an exit code. */

@@ -187,12 +187,14 @@ function sendJson(event: H3Event, body: unknown, status: number): Promise<void> 
  */
 async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal: AbortSignal, shutdown: AbortSignal | undefined): Promise<void> {
   const { res } = event.node;
+  // A browser's EventSource asks for Server-Sent Events: the same objects, one `data:` each.
+  const sse = /\btext\/event-stream\b/.test(event.node.req.headers.accept ?? "");
   res.statusCode = 200;
-  res.setHeader("Content-Type", "application/x-ndjson");
+  res.setHeader("Content-Type", sse ? "text/event-stream" : "application/x-ndjson");
   res.flushHeaders();
   const end = () => res.end();
   // Writing after the end would raise an 'error' on the response: check before every write.
-  const write = (value: unknown) => !res.writableEnded && res.write(`${toJsonText(value)}\n`);
+  const write = (value: unknown) => !res.writableEnded && res.write(sse ? `data: ${toJsonText(value)}\n\n` : `${toJsonText(value)}\n`);
   const closing = () => {
     write({ error: new DocklensError("SHUTTING_DOWN", "docklens serve is shutting down; the stream ends here").toJSON() });
     end();

@@ -122,6 +122,13 @@ const SCHEMAS: Record<string, Schema> = {
   ),
   OpenApi: { type: "object", description: "This document" },
   Metrics: { type: "string", description: "Prometheus text exposition format 0.0.4" },
+  EventLine: {
+    oneOf: [
+      obj({ cluster: ref("ClusterRef"), status: { type: "string", enum: ["disconnected", "reconnected"] }, error: ref("ErrorBody") }, ["cluster", "status"], false),
+      obj({ cluster: ref("ClusterRef"), Type: str, Action: str, time: int, timeNano: int }, ["cluster", "Type", "Action"]),
+      obj({ error: ref("ErrorBody") }, undefined, false),
+    ],
+  },
 };
 
 /** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
@@ -157,7 +164,8 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
   for (const route of routes) {
     const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
     const errors: ErrorCode[] = [...route.errors, "METHOD_NOT_ALLOWED", ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : [])];
-    const ndjson = route.ndjson ? { "application/x-ndjson": { schema: ref(route.ndjson.schema) } } : {};
+    // A stream is NDJSON, or Server-Sent Events for a client that asks for them.
+    const ndjson = route.ndjson ? { "application/x-ndjson": { schema: ref(route.ndjson.schema) }, "text/event-stream": { schema: ref(route.ndjson.schema) } } : {};
     const json = route.text ? { [route.text.split(";")[0]!]: { schema: ref(route.schema) } } : route.ndjson?.when === "always" ? {} : { "application/json": { schema: ref(route.schema) } };
     const responses: Record<string, Schema> = { 200: { description: route.summary, content: { ...json, ...ndjson } } };
     for (const code of errors) {

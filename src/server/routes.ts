@@ -9,7 +9,8 @@ import { NAME_PATTERN } from "../core/names.ts";
 import { followContainerLogs, parseLogsQuery, readContainerLogs, TAIL } from "../core/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses, PS_ARGS } from "../core/processes.ts";
-import { BOOLEAN_VALUES, DATE_TIME, DURATION, parseBoolean, UNIX_TIME, type QueryInput } from "../core/query.ts";
+import { streamEvents } from "../core/events.ts";
+import { BOOLEAN_VALUES, DATE_TIME, DURATION, parseBoolean, parseTime, UNIX_TIME, type QueryInput } from "../core/query.ts";
 import type { CoreOptions } from "../core/registry.ts";
 import { listDetailRoutes } from "../core/routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
@@ -150,6 +151,24 @@ export const API_ROUTES: ApiRoute[] = [
     errors: ACROSS,
     query: { cluster: clusters, filter: filter("images") },
     run: (_, context) => listAllImages(listOptions("images", context)),
+  },
+  {
+    path: "/events",
+    summary: "The engines' events merged, each with its cluster, as NDJSON (Server-Sent Events with Accept: text/event-stream); status lines when an engine drops out and comes back",
+    schema: "EventLine",
+    errors: ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"],
+    query: { cluster: clusters, since: time("Events since this time (the engines keep a backlog)"), until: time("Events up to this time; the stream then ends"), filter: filter("events") },
+    ndjson: { when: "always", schema: "EventLine" },
+    run: async (_, context) => {
+      const { query } = context;
+      return new Streamed(
+        await streamEvents({
+          ...listOptions("events", context),
+          ...(query.since !== undefined ? { since: parseTime("since", query.since) } : {}),
+          ...(query.until !== undefined ? { until: parseTime("until", query.until) } : {}),
+        }),
+      );
+    },
   },
   {
     path: "/list/drift",

@@ -1,0 +1,128 @@
+import { request } from "node:http";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { streamEvents } from "../../src/core/events.ts";
+import { loadRegistry, type Registry } from "../../src/core/registry.ts";
+import { docker, engines } from "./helpers.ts";
+import { startProxy, type LinkProxy } from "./proxy.ts";
+import { startServer, type TestServer } from "./server-helpers.ts";
+
+/** One event stream of all engines: tagged with its cluster, surviving a cut link, bounded per client. */
+let server: TestServer;
+let proxy: LinkProxy;
+let registry: Registry;
+
+beforeAll(async () => {
+  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
+  const config = join(engines.tmp, "events.json");
+  await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: engines.hostA }, { id: 7, name: "bravo", host: engines.hostB }, { name: "linked", host: "127.0.0.1", port: proxy.port }] }));
+  registry = await loadRegistry({ configPath: config });
+  server = await startServer({ log: false, registry });
+});
+afterAll(async () => {
+  await server.close();
+  await proxy.close().catch(() => undefined);
+});
+
+/** Read an event stream until `done` says so (or 20 s pass), then leave. */
+function readEvents(path: string, done: (items: any[]) => boolean, headers: Record<string, string> = {}): Promise<{ type: string; items: any[]; raw: string }> {
+  return new Promise((resolve, reject) => {
+    const items: any[] = [];
+    let raw = "";
+    let pending = "";
+    const req = request({ host: "127.0.0.1", port: server.port, path, headers }, (res) => {
+      const finish = () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ type: String(res.headers["content-type"]), items, raw });
+      };
+      const timer = setTimeout(finish, 20_000);
+      res.on("data", (chunk: Buffer) => {
+        raw += chunk;
+        const lines = (pending + chunk.toString()).split("\n");
+        pending = lines.pop()!;
+        for (const line of lines.map((text) => text.replace(/^data: /, "")).filter(Boolean)) items.push(JSON.parse(line));
+        if (done(items)) finish();
+      });
+      res.on("end", finish);
+    });
+    req.on("error", (error) => (req.destroyed ? undefined : reject(error)));
+    req.end();
+  });
+}
+
+/** Create and remove a container on an engine: two events, create and destroy. */
+async function createAndRemove(host: string): Promise<string> {
+  const id = await docker(host, "create", "--label", "docklens-test=events", "local/busybox:1", "true");
+  await docker(host, "rm", id);
+  return id;
+}
+
+const of = (items: any[], id: string, action: string) => items.find((item) => item.Actor?.ID === id && item.Action === action);
+/** A second ago: the engines send what came since, so nothing depends on when a subscription began. */
+const since = () => `since=${Math.floor(Date.now() / 1000) - 1}`;
+
+describe("GET /events and docklens events", () => {
+  it("merges the engines' events, each tagged with its cluster; SSE when asked", async () => {
+    let id = "";
+    const reading = readEvents(`/events?cluster=alpha&cluster=bravo&filter=type%3Dcontainer&${since()}`, (items) => Boolean(id && of(items, id, "destroy")));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    id = await createAndRemove(engines.adminB);
+    const { type, items } = await reading;
+    expect(type).toBe("application/x-ndjson");
+    expect(of(items, id, "create")).toMatchObject({ Type: "container", cluster: { id: 7, name: "bravo" } });
+    expect(of(items, id, "destroy").cluster).toEqual({ id: 7, name: "bravo" });
+    expect(items.every((item) => item.Type === "container")).toBe(true);
+
+    let sseId = "";
+    const sse = readEvents(`/events?cluster=alpha&${since()}`, (items) => Boolean(sseId && of(items, sseId, "destroy")), { accept: "text/event-stream" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    sseId = await createAndRemove(engines.hostA);
+    const answer = await sse;
+    expect(answer.type).toBe("text/event-stream");
+    expect(answer.raw).toMatch(/^data: \{/);
+    expect(of(answer.items, sseId, "create").cluster).toEqual({ id: 1, name: "alpha" });
+  });
+
+  it("reports a link cut and restored, and then sends the events it missed", async () => {
+    let missed = "";
+    const reading = readEvents(`/events?cluster=linked&filter=type%3Dcontainer&${since()}`, (items) => Boolean(missed && of(items, missed, "destroy")));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await proxy.cut();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    missed = await createAndRemove(engines.hostA);
+    await proxy.restore();
+    const { items } = await reading;
+    const statuses = items.filter((item) => item.status === "disconnected" || item.status === "reconnected").filter((item) => !item.Type);
+    expect(statuses.map((item) => item.status)).toEqual(["disconnected", "reconnected"]);
+    expect(statuses[0]).toMatchObject({ cluster: { name: "linked" }, error: { code: expect.stringMatching(/^ENGINE_/) } });
+    // What happened while the link was down arrives after it is back.
+    const index = (item: unknown) => items.indexOf(item);
+    expect(index(of(items, missed, "create"))).toBeGreaterThan(index(statuses[1]));
+    expect(of(items, missed, "create").cluster.name).toBe("linked");
+  });
+
+  it("closes a consumer that falls too far behind with a line saying why, holding no more than its bound", async () => {
+    const controller = new AbortController();
+    const events = await streamEvents({ registry, signal: controller.signal, clusters: ["alpha"], filters: { type: ["container"] }, maxBuffered: 4 });
+    // Nothing is read while the engine sends six events or more.
+    for (let i = 0; i < 3; i++) await createAndRemove(engines.hostA);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const item of events) seen.push(item);
+      })(),
+    ).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
+    expect(seen.length).toBeLessThanOrEqual(4);
+    controller.abort();
+  });
+
+  it("rejects an unknown cluster and a bad filter before streaming", async () => {
+    const unknown = await fetch(`${server.url}/events?cluster=nope`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("CLUSTER_NOT_FOUND");
+    expect((await fetch(`${server.url}/events?filter=colour%3Dred`)).status).toBe(400);
+  });
+});
