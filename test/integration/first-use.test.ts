@@ -194,7 +194,8 @@ describe("user text explains itself", () => {
     await writeFile(join(dir, "docklens.json"), JSON.stringify({ clusters: [{ name: "12", host: "h" }] }));
     texts.push((await cli(["clusters", "--config", join(dir, "docklens.json")])).stderr);
     const examples = join(import.meta.dirname, "../../examples");
-    for (const file of await readdir(examples)) texts.push(await readFile(join(examples, file), "utf8"));
+    const files = await readdir(examples, { recursive: true, withFileTypes: true });
+    for (const file of files.filter((entry) => entry.isFile())) texts.push(await readFile(join(file.parentPath, file.name), "utf8"));
     for (const text of texts) expect(text).not.toMatch(/\bD\d{1,2}\b|spec rule/);
   });
 });

@@ -80,8 +80,13 @@ describe("metrics", () => {
 
   it("counts requests by route template, never by raw path, and is under the token", async () => {
     const headers = { authorization: `Bearer ${TOKEN}` };
-    await Promise.all(["/list/alpha/containers", "/list/bravo/containers", "/list/nope/containers"].map((path) => fetch(url + path, { headers })));
-    const text = await scrape();
+    await Promise.all(["/list/alpha/containers", "/list/bravo/containers", "/list/nope/containers"].map((path) => fetch(url + path, { headers }).then((r) => r.text())));
+    // A request is counted once its response has closed on the server's side, just after the client has it.
+    let text = await scrape();
+    for (let i = 0; i < 20 && !(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}') >= 1); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      text = await scrape();
+    }
     expect(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="200"}')).toBeGreaterThanOrEqual(2);
     expect(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}')).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/route="\/list\/(alpha|bravo|nope)/);

@@ -276,7 +276,7 @@ describe("/openapi.json and /healthz", () => {
   });
 
   it("lists every route the app serves, GET and HEAD, with their errors", () => {
-    const paths = [...API_ROUTES.map((route) => route.path), "/healthz", "/openapi.json"].map((path) => path.replace(/:(\w+)/g, "{$1}"));
+    const paths = [...API_ROUTES.map((route) => route.path), "/healthz", "/openapi.json", "/metrics"].map((path) => path.replace(/:(\w+)/g, "{$1}"));
     expect(Object.keys(openapi.paths).sort()).toEqual(paths.sort());
     for (const path of paths) expect(Object.keys(openapi.paths[path])).toEqual(["get", "head"]);
     expect(openapi.paths["/detail/{cluster}/container/{containerName}"].get.responses["404"].description).toBe("CLUSTER_NOT_FOUND, CONTAINER_NOT_FOUND");

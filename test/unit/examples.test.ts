@@ -35,3 +35,37 @@ describe("the example configs", () => {
     expect(config.clusters.map((c) => c.name)).toEqual(["local", "lab"]);
   });
 });
+
+describe("the deployment examples", () => {
+  /** The options `docklens serve` takes, from the program itself. */
+  const serveOptions = async () => {
+    const { createProgram } = await import("../../src/cli/main.ts");
+    const serve = createProgram().commands.find((command) => command.name() === "serve")!;
+    return new Set(serve.options.flatMap((option) => [option.long, option.short].filter(Boolean) as string[]));
+  };
+  /** The arguments after `serve` of a docklens command line, and each flag among them. */
+  const flagsOf = (argv: string[]) => argv.slice(argv.indexOf("serve") + 1).filter((arg) => arg.startsWith("-"));
+  const yamlDocuments = async (file: string) => {
+    const { defaultLoaders } = await import("cosmiconfig");
+    const text = await readFile(join(examples, "deploy", file), "utf8");
+    return Promise.all(text.split(/^---$/m).map((doc) => defaultLoaders[".yaml"](file, doc) as Promise<Record<string, any>>));
+  };
+
+  it("the systemd unit is hardened and names only options serve has", async () => {
+    const unit = await readFile(join(examples, "deploy", "docklens.service"), "utf8");
+    const keys = Object.fromEntries(unit.split("\n").filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+    expect(keys).toMatchObject({ DynamicUser: "yes", SupplementaryGroups: "docker", ProtectSystem: "strict", NoNewPrivileges: "yes", ReadOnlyPaths: "/etc/docklens" });
+    const options = await serveOptions();
+    for (const flag of flagsOf(keys.ExecStart!.split(/\s+/))) expect(options, flag).toContain(flag);
+  });
+
+  it("the compose file and the Kubernetes manifests parse and name only options serve has", async () => {
+    const options = await serveOptions();
+    const [compose] = await yamlDocuments("compose.yaml");
+    for (const flag of flagsOf(compose!.services.docklens.command)) expect(options, flag).toContain(flag);
+    const [deployment, service] = await yamlDocuments("kubernetes.yaml");
+    expect(deployment).toMatchObject({ kind: "Deployment", spec: { template: { metadata: { annotations: { "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics" } } } } });
+    expect(service).toMatchObject({ kind: "Service", spec: { selector: { app: "docklens" } } });
+    for (const flag of flagsOf(deployment!.spec.template.spec.containers[0].command)) expect(options, flag).toContain(flag);
+  });
+});
