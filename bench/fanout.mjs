@@ -5,7 +5,7 @@
 // All 40 links lead to one throwaway engine. Prints medians and the ratio. Run by hand, as root:
 //   node bench/fanout.mjs [--clusters 40] [--delay 60] [--runs 15]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -14,7 +14,8 @@ import { benchEngine, delayProxy, median, startServe } from "./lib.mjs";
 const { values } = parseArgs({ options: { clusters: { type: "string", default: "40" }, delay: { type: "string", default: "60" }, runs: { type: "string", default: "15" }, dir: { type: "string", default: "/tmp/docklens-bench" } } });
 const { host } = benchEngine(values.dir, 0);
 const proxies = await Promise.all(Array.from({ length: Number(values.clusters) }, () => delayProxy({ path: host.replace("unix://", "") }, Number(values.delay))));
-const config = join(mkdtempSync(join(tmpdir(), "docklens-fanout-")), "docklens.config.json");
+const configDir = mkdtempSync(join(tmpdir(), "docklens-fanout-"));
+const config = join(configDir, "docklens.config.json");
 writeFileSync(config, JSON.stringify({ clusters: proxies.map((proxy, i) => ({ name: `edge-${i + 1}`, host: "127.0.0.1", port: proxy.port })) }));
 const server = await startServe({ DOCKLENS_CONFIG: config });
 
@@ -59,7 +60,15 @@ async function containersAlone() {
   return performance.now() - start;
 }
 
-const samples = { all: [], one: [], floor: [], ps: [], psOne: [], psFloor: [] };
+const samples = { all: [], one: [], floor: [], ps: [], psOne: [], psFloor: [], metrics: [] };
+
+/** A scrape of /metrics: every engine's info and container list, one fan-out. */
+async function scrape() {
+  const start = performance.now();
+  const text = await fetch(`${server.url}/metrics`).then((r) => r.text());
+  if (/docklens_engine_up\{[^}]*\} 0/.test(text)) throw new Error("a cluster was down during the scrape");
+  return performance.now() - start;
+}
 let engineCpu = 0;
 await time("/list/cluster"); // first connections
 for (let i = 0; i < Number(values.runs); i++) {
@@ -71,9 +80,11 @@ for (let i = 0; i < Number(values.runs); i++) {
   samples.ps.push(await time("/list/containers"));
   samples.psOne.push(await time("/list/1/containers"));
   samples.psFloor.push(await containersAlone());
+  samples.metrics.push(await scrape());
 }
 await server.stop();
 proxies.forEach((proxy) => proxy.close());
+rmSync(configDir, { recursive: true, force: true });
 const a = median(samples.all);
 const b = median(samples.one);
 const floor = median(samples.floor);
@@ -90,3 +101,4 @@ const psOne = median(samples.psOne);
 const psFloor = median(samples.psFloor);
 console.log(`ps: /list/containers over ${values.clusters} clusters  median ${ps.toFixed(1)} ms; /list/1/containers  median ${psOne.toFixed(1)} ms; ratio ${(ps / psOne).toFixed(2)}`);
 console.log(`ps floor, the same ${values.clusters} container lists asked at once straight through the links  median ${psFloor.toFixed(1)} ms; docklens against it: ${(ps / psFloor).toFixed(2)}`);
+console.log(`/metrics scrape over ${values.clusters} clusters  median ${median(samples.metrics).toFixed(1)} ms  (min ${Math.min(...samples.metrics).toFixed(1)})`);

@@ -7,6 +7,7 @@
 #   scripts/engine.sh stop DIR                           stop it and delete DIR
 #   scripts/engine.sh install                            install Debian's docker.io, busybox-static, procps, openssl, jq, curl
 set -euo pipefail
+. "$(dirname "$0")/engine-lib.sh"
 
 install_packages() {
   # procps: the engine runs the host's ps for `docker top`; openssl: the TLS tests make certificates;
@@ -25,41 +26,13 @@ start() {
   dir=$(cd "$dir" && pwd)
   local sock="unix://$dir/docker.sock"
   if ! docker -H "$sock" version >/dev/null 2>&1; then
-    # A subshell that closes every inherited descriptor above 2, so that whoever started us
-    # (a test runner reading our output through a pipe) is not held open by the daemon.
-    (
-      for fd in $(ls /proc/$BASHPID/fd); do
-        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
-      done
-      exec setsid dockerd --host "$sock" ${tcp:+--host "$tcp"} \
-        --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/docker.pid" \
-        --bridge none --iptables=false --ip-masq=false --ip-forward=false \
-        --userland-proxy=false --shutdown-timeout 1 --log-level warn \
-        </dev/null >"$dir/dockerd.log" 2>&1
-    ) &
-    local tries=0
-    until docker -H "$sock" version >/dev/null 2>&1; do
-      tries=$((tries + 1))
-      if [ "$tries" -gt 150 ]; then
-        echo "engine.sh: dockerd in $dir did not start within 30 s; its log:" >&2
-        tail -n 20 "$dir/dockerd.log" >&2
-        exit 1
-      fi
-      sleep 0.2
-    done
+    detach "$dir/dockerd.log" dockerd --host "$sock" ${tcp:+--host "$tcp"} \
+      --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/docker.pid" \
+      --bridge none --iptables=false --ip-masq=false --ip-forward=false \
+      --userland-proxy=false --shutdown-timeout 1 --log-level warn
+    wait_for_api "$sock" "$dir/dockerd.log"
   fi
-  if ! docker -H "$sock" image inspect local/busybox:1 >/dev/null 2>&1; then
-    local root
-    root=$(mktemp -d)
-    mkdir -p "$root/bin" "$root/tmp" "$root/etc"
-    cp /bin/busybox "$root/bin/busybox"
-    for applet in $(/bin/busybox --list); do
-      [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
-    done
-    echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
-    tar -C "$root" -c . | docker -H "$sock" import -c 'ENV PATH=/bin' - local/busybox:1 >/dev/null
-    rm -rf "$root"
-  fi
+  import_busybox "$sock"
   echo "${tcp:-$sock}"
 }
 

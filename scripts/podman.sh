@@ -7,6 +7,7 @@
 #   scripts/podman.sh stop DIR      stop it, its containers, and delete DIR
 #   scripts/podman.sh install       install Debian's podman
 set -euo pipefail
+. "$(dirname "$0")/engine-lib.sh"
 
 install_packages() {
   command -v podman >/dev/null && return
@@ -38,39 +39,12 @@ start() {
   configure "$dir"
   local sock="unix://$dir/podman.sock"
   if ! docker -H "$sock" version >/dev/null 2>&1; then
-    # Every inherited descriptor above 2 closed: the service and the conmon processes it starts
-    # outlive us, and must not hold open a pipe of whoever started us (a test runner).
-    (
-      for fd in $(ls /proc/$BASHPID/fd); do
-        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
-      done
-      exec setsid podman --root "$dir/root" --runroot "$dir/run" system service --time=0 "$sock" </dev/null >"$dir/service.log" 2>&1
-    ) &
-    echo $! >"$dir/service.pid"
-    local tries=0
-    until docker -H "$sock" version >/dev/null 2>&1; do
-      tries=$((tries + 1))
-      if [ "$tries" -gt 150 ]; then
-        echo "podman.sh: podman in $dir did not start within 30 s; its log:" >&2
-        tail -n 20 "$dir/service.log" >&2
-        exit 1
-      fi
-      sleep 0.2
-    done
+    detach "$dir/service.log" podman --root "$dir/root" --runroot "$dir/run" system service --time=0 "$sock"
+    echo "$DETACHED_PID" >"$dir/service.pid"
+    wait_for_api "$sock" "$dir/service.log"
   fi
-  if ! docker -H "$sock" image inspect local/busybox:1 >/dev/null 2>&1; then
-    local root
-    root=$(mktemp -d)
-    mkdir -p "$root/bin" "$root/tmp" "$root/etc"
-    cp /bin/busybox "$root/bin/busybox"
-    for applet in $(/bin/busybox --list); do
-      [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
-    done
-    echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
-    # Tagged as local/busybox:1 (podman would name an untagged import localhost/local/busybox:1).
-    tar -C "$root" -c . | docker -H "$sock" import -c 'ENV PATH=/bin' - local/busybox:1 >/dev/null
-    rm -rf "$root"
-  fi
+  # Tagged as local/busybox:1 (podman would name an untagged import localhost/local/busybox:1).
+  import_busybox "$sock"
   echo "$sock"
 }
 

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRegistry } from "../../src/core/registry.ts";
+import { freePort } from "../support/ports.ts";
 import { BIN, dockerIds, engines } from "./helpers.ts";
 import { raw, startServer } from "./server-helpers.ts";
 
@@ -17,14 +17,6 @@ let serve: ChildProcess;
 let prometheus: ChildProcess;
 let url: string;
 let prometheusUrl: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A value Prometheus holds for `query`, once it has one (it scrapes every second). */
 async function query(promql: string): Promise<number> {

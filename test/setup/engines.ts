@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../support/ports.ts";
 import type { TestEngines } from "./fixtures.ts";
 
 const run = promisify(execFile);
@@ -16,15 +17,6 @@ const TICKER = 'i=0; while true; do i=$((i+1)); echo "out $i"; echo "err $i" >&2
 
 async function docker(host: string, ...args: string[]): Promise<string> {
   return (await run("docker", ["-H", host, ...args])).stdout.trim();
-}
-
-/** A loopback port that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A loopback server that accepts connections and never answers: a hung engine. */
@@ -41,7 +33,7 @@ async function hangingServer(): Promise<{ server: Server; port: number; sockets:
 async function fixturesA(host: string): Promise<void> {
   await docker(host, "network", "create", "--driver", "bridge", "--subnet", "192.0.2.0/24", "--gateway", "192.0.2.1", "--label", "team=ops", "lens-net");
   // Published on loopback ports nothing listens on (no userland proxy binds them), in an order docker would not sort.
-  const [http, dns] = await Promise.all([closedPort(), closedPort()]);
+  const [http, dns] = await Promise.all([freePort(), freePort()]);
   await Promise.all([
     docker(host, "run", "-d", "--name", "web", "--network", "lens-net", "--ip", "192.0.2.10", "--expose", "9090", "-p", `127.0.0.1:${dns}:8053/udp`, "-p", `127.0.0.1:${http}:8080`,
       "-l", "app=web", "-l", "tier=front", "-e", "DB_PASSWORD=hunter2", "-e", "API_TOKEN=abc123", "-e", "PLAIN=visible", IMAGE, "sh", "-c", TICKER),
@@ -135,7 +127,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dirA = join(tmp, "engine-a");
   const dirB = join(tmp, "engine-b");
   const dirP = join(tmp, "podman");
-  const [portB, deadPort, hang] = await Promise.all([closedPort(), closedPort(), hangingServer()]);
+  const [portB, deadPort, hang] = await Promise.all([freePort(), freePort(), hangingServer()]);
   const stopAll = async () => {
     for (const socket of hang.sockets) socket.destroy();
     hang.server.close();
