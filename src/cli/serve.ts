@@ -30,6 +30,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw new DocklensError("INVALID_CONFIG", "--tls-cert and --tls-key go together: give both, or neither");
+  // An unset shell variable must not quietly mean plain HTTP.
+  if (options.tlsCert === "" || options.tlsKey === "") throw new DocklensError("INVALID_CONFIG", "--tls-cert and --tls-key want the paths of PEM files, not empty values");
   const https = options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
   if (https) {
     const problem = (await import("../core/key-files.ts")).checkKeyFiles({ tls: https });

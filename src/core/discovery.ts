@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_TUNING, toClusterConfig, type ClusterConfig, type ClusterInput, type EngineTuning } from "./cluster-config.ts";
@@ -105,8 +105,9 @@ function fromContext(context: DockerContext, as: { id: number; name: string }): 
  * `DOCKER_CERT_PATH`, else of the docker config dir, those that exist.
  */
 function defaultEngine(env: NodeJS.ProcessEnv): ClusterConfig {
-  const host = env.DOCKER_HOST || "/var/run/docker.sock";
   const verify = Boolean(env.DOCKER_TLS_VERIFY);
+  // With TLS asked for and no DOCKER_HOST, the docker CLI goes to the TLS port of this host.
+  const host = env.DOCKER_HOST || (verify || env.DOCKER_TLS ? "tcp://localhost:2376" : "/var/run/docker.sock");
   let tls: ClusterInput["tls"];
   if (verify || env.DOCKER_TLS) {
     const certPath = env.DOCKER_CERT_PATH || env.DOCKER_CONFIG || join(env.HOME || homedir(), ".docker");
@@ -122,9 +123,13 @@ function defaultEngine(env: NodeJS.ProcessEnv): ClusterConfig {
   return made;
 }
 
-/** `podman` on the first Podman socket that exists (one `stat` each), unless it is already a cluster's. */
+/**
+ * `podman` on the first Podman socket that exists (one `stat` each), unless it is already a
+ * cluster's: compared through symbolic links, since podman-docker links the docker socket to it.
+ */
 function podmanCluster(env: NodeJS.ProcessEnv, id: number, known: ReadonlySet<string | undefined>): ClusterConfig | undefined {
-  const socket = podmanSockets(env).find((path) => !known.has(path) && exists(path));
+  const real = new Set([...known].filter((path): path is string => path !== undefined).map(realPath));
+  const socket = podmanSockets(env).find((path) => exists(path) && !real.has(realPath(path)));
   if (!socket) return undefined;
   const made = cluster({ id, name: "podman", host: socket, source: "discovered" });
   return typeof made === "string" ? undefined : made;
@@ -136,6 +141,14 @@ function cluster(input: ClusterInput, tuning: EngineTuning = DEFAULT_TUNING): Cl
     return toClusterConfig(input, parseEndpoint(input.host, undefined, input.tls !== undefined), tuning);
   } catch (error) {
     return (error as Error).message;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

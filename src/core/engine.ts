@@ -101,8 +101,11 @@ export function callEngine<T>(cluster: ClusterConfig, run: (docker: Dockerode, s
         slot.limiter.run(async () => run(await options.registry.engine(cluster, options.purpose), signal), signal),
       );
     } catch (error) {
-      const code = (error as DocklensError).code;
-      slot.failures.set(code, (slot.failures.get(code) ?? 0) + 1);
+      // A caller that left (a client gone) is no failure of the engine's.
+      if (!caller?.aborted) {
+        const code = (error as DocklensError).code;
+        slot.failures.set(code, (slot.failures.get(code) ?? 0) + 1);
+      }
       throw error;
     }
   };

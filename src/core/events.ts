@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterRef } from "./across-clusters.ts";
 import type { ClusterConfig } from "./cluster-config.ts";
@@ -40,12 +41,14 @@ export interface StreamEventsOptions extends CoreOptions {
  * for what it sent since the last event seen, so nothing is missed. Engine streams are read as
  * they come, whatever the consumer does: a consumer that falls `maxBuffered` events behind gets a
  * last `CLIENT_TOO_SLOW` error, and the engine streams close. Ends when `options.signal` aborts,
- * the consumer stops, or (with `until`) every engine has sent everything up to it.
+ * the consumer stops, or (with `until`) every engine has sent everything up to it. A consumer
+ * iterates it, or aborts `options.signal`: either closes the engine streams.
  */
 export async function streamEvents(options: StreamEventsOptions): Promise<AsyncGenerator<ClusterEvent | EventStatus>> {
   const clusters = options.clusters?.length ? [...new Set(options.clusters.map((ref) => resolveCluster(ref, options)))] : options.registry.config.clusters;
   const controller = new AbortController();
   const stop = () => controller.abort();
+  if (options.signal?.aborted) stop();
   options.signal?.addEventListener("abort", stop, { once: true });
   const queue: Array<ClusterEvent | EventStatus> = [];
   const max = options.maxBuffered ?? 1000;
@@ -59,13 +62,14 @@ export async function streamEvents(options: StreamEventsOptions): Promise<AsyncG
     } else queue.push(item);
     wake?.();
   };
-  const readers = Promise.all(clusters.map((cluster) => follow(cluster, options, controller.signal, push))).then(() => wake?.());
+  // Made once: a `then` per wait would stay attached until every engine stream ends, which may be never.
+  const done = Promise.all(clusters.map((cluster) => follow(cluster, options, controller.signal, push))).then(() => true as const);
   return (async function* () {
     try {
       for (;;) {
         while (queue.length) yield queue.shift()!;
         if (overflow) throw new DocklensError("CLIENT_TOO_SLOW", `this client fell ${max} events behind; reconnect with since set to the last event's time`);
-        if (controller.signal.aborted || (await Promise.race([readers.then(() => true), new Promise<false>((resolve) => (wake = () => resolve(false)))]))) {
+        if (controller.signal.aborted || (await Promise.race([done, new Promise<false>((resolve) => (wake = () => resolve(false)))]))) {
           while (queue.length) yield queue.shift()!;
           return;
         }
@@ -93,10 +97,13 @@ async function follow(cluster: ClusterConfig, options: StreamEventsOptions, sign
       since ??= (opened / 1000).toFixed(9);
       if (down) push({ cluster: ref, status: "reconnected" });
       down = false;
-      wait = first;
       let pending = "";
+      // A character split across two chunks stays whole.
+      const decoder = new StringDecoder("utf8");
       for await (const chunk of chunks) {
-        const lines = (pending + chunk.toString()).split("\n");
+        // An engine that sends again is back for good: the next drop starts the waits over.
+        wait = first;
+        const lines = (pending + decoder.write(chunk)).split("\n");
         pending = lines.pop()!;
         for (const line of lines.filter((text) => text.trim())) {
           const event = parseEngineJson(line) as Record<string, unknown>;
@@ -104,13 +111,16 @@ async function follow(cluster: ClusterConfig, options: StreamEventsOptions, sign
           push({ ...event, cluster: ref });
         }
       }
-      // With `until`, the engine ends the stream when it has sent everything up to it.
-      if (options.until !== undefined) return;
+      // With `until`, the engine ends the stream once it has sent everything up to it; earlier, it dropped out.
+      if (untilPassed(options.until)) return;
       throw new DocklensError("ENGINE_UNREACHABLE", `the event stream of cluster "${cluster.name}" ended`);
     } catch (error) {
       if (signal.aborted) return;
-      if (!down) push({ cluster: ref, status: "disconnected", error: (error as DocklensError).toJSON?.() ?? { code: "ENGINE_ERROR", message: String(error) } });
+      const code = (error as DocklensError).code ?? "ENGINE_ERROR";
+      if (!down) push({ cluster: ref, status: "disconnected", error: (error as DocklensError).toJSON?.() ?? { code, message: String(error) } });
       down = true;
+      // What waiting cannot mend (a filter this engine refuses), and a time past `until`, end this engine's part.
+      if (!code.startsWith("ENGINE_") || untilPassed(options.until)) return;
       await sleep(wait, undefined, { signal }).catch(() => undefined);
       wait = Math.min(wait * 2, last);
     }
@@ -129,4 +139,8 @@ function after(event: Record<string, unknown>): string | undefined {
     return `${next / 1_000_000_000n}.${String(next % 1_000_000_000n).padStart(9, "0")}`;
   }
   return typeof event.time === "number" ? String(event.time + 1) : undefined;
+}
+
+function untilPassed(until: number | undefined): boolean {
+  return until !== undefined && Date.now() / 1000 >= until;
 }

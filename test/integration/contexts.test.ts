@@ -55,7 +55,7 @@ beforeAll(async () => {
   await context("bravo-tcp", engines.hostB);
   await context("bravo-tls", `tcp://127.0.0.1:${tls.port}`, tlsFiles("client.key"));
   await context("bravo-ssh", `ssh://docklens@127.0.0.1:${ssh.port}`);
-  await context("pod-ctx", engines.hostP);
+  await context("bravo-localhost", engines.hostB.replace("127.0.0.1", "localhost"));
   await context("windows", "npipe:////./pipe/docker_engine");
   await context("locked", `tcp://127.0.0.1:${tls.port}`, tlsFiles("client-encrypted.key"));
   await context("with+plus", engines.hostA);
@@ -82,15 +82,15 @@ describe("zero config: every engine this machine knows", () => {
     const { result, clusters } = await clustersOf();
     expect(clusters.map((c) => [c.id, c.name, c.source])).toEqual([
       [1, "local", "context"],
-      [2, "bravo-ssh", "context"],
-      [3, "bravo-tcp", "context"],
-      [4, "bravo-tls", "context"],
-      [5, "pod-ctx", "context"],
+      [2, "bravo-localhost", "context"],
+      [3, "bravo-ssh", "context"],
+      [4, "bravo-tcp", "context"],
+      [5, "bravo-tls", "context"],
       [6, "podman", "discovered"],
     ]);
     for (const cluster of clusters) expect(cluster.error, cluster.name).toBeUndefined();
     expect(clusters[0]!.docker.ID).toBe(await engineId(engines.hostA));
-    for (const cluster of clusters.slice(1, 4)) expect(cluster.docker.ID, cluster.name).toBe(await engineId(engines.adminB));
+    for (const cluster of clusters.slice(1, 5)) expect(cluster.docker.ID, cluster.name).toBe(await engineId(engines.adminB));
     // One warning line per context docklens cannot use, naming it and why.
     expect(result.stderr.trim().split("\n").sort()).toEqual([
       'docklens: warning: docker context "locked" skipped: its key.pem: the key is encrypted; docklens needs a key without a passphrase',
@@ -113,15 +113,15 @@ describe("zero config: every engine this machine knows", () => {
     expect(byHost.clusters.map((c) => [c.name, c.source])).toEqual([
       ["local", "default"],
       ["alpha-ctx", "context"],
+      ["bravo-localhost", "context"],
       ["bravo-ssh", "context"],
       ["bravo-tcp", "context"],
       ["bravo-tls", "context"],
-      ["pod-ctx", "context"],
       ["podman", "discovered"],
     ]);
     expect(byHost.clusters[0]!.docker.ID).toBe(await engineId(engines.adminB));
     const byContext = await clustersOf({ DOCKER_CONTEXT: "bravo-tls" });
-    expect(byContext.clusters.map((c) => c.name)).toEqual(["local", "alpha-ctx", "bravo-ssh", "bravo-tcp", "pod-ctx", "podman"]);
+    expect(byContext.clusters.map((c) => c.name)).toEqual(["local", "alpha-ctx", "bravo-localhost", "bravo-ssh", "bravo-tcp", "podman"]);
     const detail = JSON.parse((await cli(["detail", "cluster", "local", "--json"], { env: { ...env, DOCKER_CONTEXT: "bravo-tls" } })).stdout);
     expect(detail.cluster).toMatchObject({ name: "local", source: "context", context: "bravo-tls", tls: true, protocol: "https" });
     expect(JSON.stringify(detail)).not.toMatch(/\.pem|PRIVATE/);
@@ -140,7 +140,7 @@ describe("zero config: every engine this machine knows", () => {
   it("docklens config says why no file was used and where each cluster came from", async () => {
     const table = await cli(["config"], { env });
     expect(table.stdout).toMatch(/^Config\s+none: no config file from /);
-    expect(table.stdout).toMatch(/^2\s+bravo-ssh\s+ssh:\/\/127\.0\.0\.1:\d+\s+context bravo-ssh$/m);
+    expect(table.stdout).toMatch(/^3\s+bravo-ssh\s+ssh:\/\/127\.0\.0\.1:\d+\s+context bravo-ssh$/m);
     expect(table.stdout).toMatch(/^6\s+podman\s+unix:\/\/.*podman\.sock\s+discovered$/m);
     const body = JSON.parse((await cli(["config", "--json"], { env })).stdout);
     expect(body).toMatchObject({ file: null, reason: expect.any(String), warnings: expect.arrayContaining([expect.stringMatching(/"windows"/)]) });
@@ -159,9 +159,9 @@ describe("a config file with contexts: true and discover: true", () => {
     expect(body.clusters.map((c: Cluster) => [c.id, c.name, c.source])).toEqual([
       [5, "bravo-tcp", "config"],
       [6, "alpha-ctx", "context"],
-      [7, "bravo-ssh", "context"],
-      [8, "bravo-tls", "context"],
-      [9, "pod-ctx", "context"],
+      [7, "bravo-localhost", "context"],
+      [8, "bravo-ssh", "context"],
+      [9, "bravo-tls", "context"],
       [10, "podman", "discovered"],
     ]);
   });

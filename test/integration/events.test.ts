@@ -119,6 +119,19 @@ describe("GET /events and docklens events", () => {
     controller.abort();
   });
 
+  it("with until, ends once every engine sent everything up to it, a dropped link too", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const body = await fetch(`${server.url}/events?cluster=alpha&cluster=bravo&since=${now - 30}&until=${now - 1}`).then((r) => r.text());
+    expect(body.split("\n").filter(Boolean).every((line) => JSON.parse(line).cluster)).toBe(true);
+    await proxy.cut();
+    try {
+      const lines = (await fetch(`${server.url}/events?cluster=linked&since=${now - 30}&until=${now - 1}`).then((r) => r.text())).split("\n").filter(Boolean);
+      expect(JSON.parse(lines.at(-1)!)).toMatchObject({ cluster: { name: "linked" }, status: "disconnected" });
+    } finally {
+      await proxy.restore();
+    }
+  });
+
   it("rejects an unknown cluster and a bad filter before streaming", async () => {
     const unknown = await fetch(`${server.url}/events?cluster=nope`);
     expect(unknown.status).toBe(404);

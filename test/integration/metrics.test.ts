@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRegistry } from "../../src/core/registry.ts";
 import { freePort } from "../support/ports.ts";
 import { BIN, dockerIds, engines } from "./helpers.ts";
+import { startProxy } from "./proxy.ts";
 import { raw, startServer } from "./server-helpers.ts";
 
 /**
@@ -88,8 +89,10 @@ describe("metrics", () => {
   });
 
   it("scrapes that come at once share one fan-out: the engine is asked once for its info and once for its containers", async () => {
+    // A slow link, so that all the scrapes sent at once arrive while the first one's fan-out runs.
+    const link = await startProxy({ path: engines.hostA.replace("unix://", "") }, 300);
     const config = join(engines.tmp, "metrics-alpha.json");
-    await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: engines.hostA }] }));
+    await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: "127.0.0.1", port: link.port }] }));
     const registry = await loadRegistry({ configPath: config });
     const server = await startServer({ log: false, registry });
     try {
@@ -99,6 +102,7 @@ describe("metrics", () => {
       expect(new Set(texts.map((text) => sample(text, 'docklens_containers{cluster="alpha",state="running"}'))).size).toBe(1);
     } finally {
       await server.close();
+      await link.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,16 +22,19 @@ beforeAll(async () => {
   await context("podman", `unix://${join(home, "run", "podman", "podman.sock")}`);
   await context("local", "tcp://127.0.0.1:2375");
   await context("edge", "ssh://ops@127.0.0.1");
+  // The same Podman socket through a link (podman-docker links the docker socket so).
+  await symlink(join(home, "run", "podman", "podman.sock"), join(home, "docker.sock"));
+  await context("pod-alias", `unix://${join(home, "docker.sock")}`);
 });
 afterAll(() => rm(home, { recursive: true, force: true }));
 
 describe("discovery", () => {
-  it("with no config file: contexts named as docklens's own clusters are skipped, saying so", () => {
+  it("with no config file: contexts named as docklens's own clusters are skipped, saying so; Podman is found once", () => {
     const found = discoverClusters(env());
     expect(found.clusters.map((c) => [c.id, c.name, c.source])).toEqual([
       [1, "local", "default"],
       [2, "edge", "context"],
-      [3, "podman", "discovered"],
+      [3, "pod-alias", "context"],
     ]);
     expect(found.warnings.sort()).toEqual([
       'docker context "local" skipped: with no config file, docklens names a cluster so itself',
@@ -44,6 +47,7 @@ describe("discovery", () => {
     expect(found.clusters.map((c) => [c.name, c.source])).toEqual([
       ["edge", "context"],
       ["local", "context"],
+      ["pod-alias", "context"],
       ["podman", "context"],
     ]);
   });
