@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { ListAllImagesResult, ListImagesResult } from "../core/images.ts";
-import { clusterWarnings, common, everyClusterFailed, examples, FILTER_HELP, filterOption, run, watchOption, type ListCommandOptions } from "./define.ts";
+import { acrossHooks, common, examples, FILTER_HELP, filterOption, run, watchOption, type ListCommandOptions } from "./define.ts";
 
 interface PsOptions extends ListCommandOptions {
   all?: boolean;
@@ -40,7 +40,7 @@ export function addAcrossCommands(program: Command): void {
           options.group
             ? v.projectsTable(r.containers, colors)
             : v.psTable(options.all ? r.containers : r.running, colors, { full: !options.trunc, ...(options.quiet ? { quiet: true } : {}), ...(options.format ? { format: options.format } : {}) }),
-        { warnings: clusterWarnings, failure: (r, o) => everyClusterFailed(r.errors, clusters, o.registry.config) },
+        acrossHooks(clusters),
       );
     });
 
@@ -55,10 +55,7 @@ export function addAcrossCommands(program: Command): void {
           return clusters.length === 1 ? lib.listImages(clusters[0]!, { ...o, filters }) : lib.listAllImages({ ...o, clusters, filters });
         },
         (v, r, colors) => v.imagesTable(r.images, colors),
-        {
-          warnings: (r) => ("errors" in r ? clusterWarnings(r) : []),
-          failure: (r, o) => ("errors" in r ? everyClusterFailed(r.errors, clusters, o.registry.config) : undefined),
-        },
+        acrossHooks(clusters),
       ),
     );
 
@@ -84,9 +81,6 @@ export function addAcrossCommands(program: Command): void {
   common(program.command("drift").description("image references that mean different images on different clusters, and engine versions").argument(...clustersArgument))
     .addHelpText("after", examples([["docklens drift"], ["docklens drift --json | jq -r '.images[] | select(.drift) | .reference'", "references that drifted"]]))
     .action((clusters: string[], options: ListCommandOptions) =>
-      run(options, (lib, o) => lib.listDrift({ ...o, clusters }), (v, r, colors) => v.driftView(r, colors), {
-        warnings: clusterWarnings,
-        failure: (r, o) => everyClusterFailed(r.errors, clusters, o.registry.config),
-      }),
+      run(options, (lib, o) => lib.listDrift({ ...o, clusters }), (v, r, colors) => v.driftView(r, colors), acrossHooks(clusters)),
     );
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { ClusterError } from "../core/across-clusters.ts";
 import type { ErrorBody } from "../core/errors.ts";
-import type { CommandOptions } from "./run.ts";
+import type { CommandOptions, RunHooks } from "./run.ts";
 
 /** An "Examples:" help section: each command, then what it does, in one aligned column. */
 export function examples(lines: Array<[command: string, what?: string]>): string {
@@ -48,17 +48,22 @@ export const FILTER_HELP = {
 };
 
 /**
- * What fails an across-cluster command: every cluster asked (`refs`, or all of the config's)
- * failed; one failing is a warning line on stderr, and the others are still shown.
+ * How an across-cluster command reports the clusters it could not ask (`refs`, or all of the
+ * config's): one warning line each on stderr after the table, the others still shown; the
+ * command fails only when every cluster asked failed. A result without `errors` (one cluster's
+ * body) has none of this.
  */
-export function everyClusterFailed(errors: readonly ClusterError[], refs: readonly string[], config: { clusters: ReadonlyArray<{ id: number; name: string }> }): ErrorBody | undefined {
-  // `local` and `1` may name one cluster: count clusters, not names.
-  const asked = refs.length ? new Set(refs.map((ref) => config.clusters.find((c) => (/^\d+$/.test(ref) ? c.id === Number(ref) : c.name === ref))?.id ?? ref)).size : config.clusters.length;
-  if (!errors.length || errors.length < asked) return undefined;
-  return { code: errors[0]!.error.code, message: `no cluster answered (${errors.length} failed)` };
-}
-
-/** One warning line per cluster that failed. */
-export function clusterWarnings(result: { errors: readonly ClusterError[] }): string[] {
-  return result.errors.map(({ cluster, error }) => `${cluster.name}: ${error.message}`);
+export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks<T> {
+  const errorsOf = (result: T): readonly ClusterError[] => ("errors" in result ? (result.errors as ClusterError[]) : []);
+  return {
+    warnings: (result) => errorsOf(result).map(({ cluster, error }) => `${cluster.name}: ${error.message}`),
+    failure: (result, { registry }): ErrorBody | undefined => {
+      const errors = errorsOf(result);
+      const { clusters } = registry.config;
+      // `local` and `1` may name one cluster: count clusters, not names.
+      const asked = refs.length ? new Set(refs.map((ref) => clusters.find((c) => (/^\d+$/.test(ref) ? c.id === Number(ref) : c.name === ref))?.id ?? ref)).size : clusters.length;
+      if (!errors.length || errors.length < asked) return undefined;
+      return { code: errors[0]!.error.code, message: `no cluster answered (${errors.length} failed)` };
+    },
+  };
 }

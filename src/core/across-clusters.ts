@@ -33,12 +33,13 @@ export async function acrossClusters<T>(
   const all = options.registry.config.clusters;
   const chosen = options.clusters?.length ? new Set(options.clusters.map((ref) => resolveCluster(ref, options))) : new Set(all);
   const clusters = [...chosen].sort((a, b) => a.id - b.id);
-  const settled = await Promise.allSettled(clusters.map((cluster) => read(cluster, { id: cluster.id, name: cluster.name })));
+  const refs = clusters.map((cluster) => ({ id: cluster.id, name: cluster.name }));
+  const settled = await Promise.allSettled(clusters.map((cluster, index) => read(cluster, refs[index]!)));
   const results: Array<{ cluster: ClusterRef; value: T }> = [];
   const errors: ClusterError[] = [];
   settled.forEach((outcome, index) => {
     const cluster = clusters[index]!;
-    const ref = { id: cluster.id, name: cluster.name };
+    const ref = refs[index]!;
     // A filter one engine refuses (another version may take it) is that cluster's error too.
     if (outcome.status === "fulfilled") results.push({ cluster: ref, value: outcome.value });
     else errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });

@@ -119,8 +119,9 @@ export function createApp(options: CreateAppOptions): App {
       if (event.method === "OPTIONS" && options.cors) return preflight(event);
       // The token comes before routing: without it a client learns nothing, not even which
       // paths exist or which names are malformed.
-      const access = authorize && !publicPaths.has(pathname) ? authorize(event.node.req.headers.authorization) : undefined;
-      if (authorize && !publicPaths.has(pathname) && !access) {
+      const guarded = authorize !== undefined && !publicPaths.has(pathname);
+      const access = guarded ? authorize(event.node.req.headers.authorization) : undefined;
+      if (guarded && !access) {
         setResponseHeader(event, "WWW-Authenticate", 'Bearer realm="docklens"');
         throw new DocklensError("UNAUTHORIZED", "a valid Authorization: Bearer token is required");
       }
