@@ -1,110 +1,5 @@
-import { defineConfig, type UserConfig } from "tsdown";
-
-type Plugin = Extract<NonNullable<UserConfig["plugins"]>, { name: string }>;
-
-/** A module that throws if used: code docklens never runs (with the two calls tar-fs users make). */
-const throwing = (what: string) => `function unused() { throw new Error("docklens is read-only and does not bundle ${what}"); }
-module.exports = Object.assign(unused, { pack: unused, extract: unused });`;
-
-/** A Node built-in whose properties are read from the real module, required on the first read. */
-const onFirstUse = (name: string) => `let real;
-module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(name)}))[key] });`;
-
-/**
- * What dependencies require that docklens replaces in the bundle: [requiring file, request, the
- * module's code or an external to use instead]. A CLI run pays for every module loaded, and these
- * cost it ~75 ms in all before it has asked anything:
- * - dockerode loads gRPC and protobuf (BuildKit sessions) and tar-fs (build contexts); docklens
- *   never builds, so they become stubs that throw;
- * - ssh2 (docker-modem), child_process (commander: executable subcommands, docklens has none) and
- *   https (docker-modem, for TLS engines) load on first use;
- * - readable-stream 3 is a copy of Node 10's streams, for the one Duplex docker-modem makes;
- * - debug (docker-modem's log, off unless DEBUG=modem) would look for supports-color to pick 256
- *   colours; its basic colours do.
- */
-const REPLACEMENTS: Array<[importer: string, request: string, replacement: string | { external: string }]> = [
-  ["dockerode/lib/docker.js", "./session", throwing("BuildKit sessions")],
-  ["dockerode/lib/docker.js", "./buildkit", throwing("BuildKit")],
-  ["dockerode/lib/util.js", "tar-fs", throwing("build contexts")],
-  // `new Client()` on this function returns the real ssh2 client. A require of its own, which the
-  // bundler leaves alone: ssh2 stays an installed dependency.
-  [
-    "docker-modem/lib/ssh.js",
-    "ssh2",
-    `import { createRequire } from "node:module";
-const load = createRequire(import.meta.url);
-export function Client() { const Real = load("ssh2").Client; return new Real(); }`,
-  ],
-  ["commander/lib/command.js", "node:child_process", onFirstUse("node:child_process")],
-  ["docker-modem/lib/http.js", "https", onFirstUse("https")],
-  ["docker-modem/lib/http_duplex.js", "readable-stream", { external: "node:stream" }],
-  ["debug/src/node.js", "supports-color", "module.exports = {};"],
-];
-
-/**
- * Edits of docker-modem's modem.js, each [what it says, what it says instead]; the build fails
- * when one no longer matches, rather than losing it unnoticed:
- * - it formats every request's options with util.inspect for its debug log, even when that log
- *   is off: about 2 ms per CLI run and a cost on every request `serve` makes. Only when on;
- * - it builds each TCP request's address with url.parse, url.format and url.resolve, and Node 24
- *   warns on stderr about url.parse (DEP0169) in every such command. docklens always gives a
- *   bare host name and a path of checked names, so the address is the path, on that host and port.
- */
-const MODEM_EDITS: Array<[string, string]> = [
-  ["debug('Sending: %s', util.inspect(options, {", "debug.enabled && debug('Sending: %s', util.inspect(options, {"],
-  [
-    `  if (this.host) {
-    var parsed = url.parse(this.host);
-    address = url.format({
-      protocol: parsed.protocol || this.protocol,
-      hostname: parsed.hostname || this.host,
-      port: this.port,
-      pathname: parsed.pathname || this.pathPrefix,
-    });
-    address = url.resolve(address, options.path);
-  } else {
-    address = options.path;
-  }`,
-    "  address = options.path;",
-  ],
-  [
-    `    var urlp = url.parse(address);
-    optionsf.hostname = urlp.hostname;
-    optionsf.port = urlp.port;
-    optionsf.path = urlp.path;`,
-    `    optionsf.hostname = this.host;
-    optionsf.port = this.port;`,
-  ],
-];
-
-const REPLACED = "\0docklens-replaced:";
-
-function lighterDependencies(): Plugin {
-  return {
-    name: "docklens:lighter-dependencies",
-    resolveId: {
-      // Before the dependency plugin, which would mark ssh2 external and keep its eager require.
-      order: "pre",
-      handler(source, importer) {
-        const from = importer?.replaceAll("\\", "/") ?? "";
-        const index = REPLACEMENTS.findIndex(([file, request]) => from.endsWith(`node_modules/${file}`) && source === request);
-        if (index === -1) return null;
-        const replacement = REPLACEMENTS[index]![2];
-        return typeof replacement === "string" ? `${REPLACED}${index}` : { id: replacement.external, external: true };
-      },
-    },
-    load(id) {
-      return id.startsWith(REPLACED) ? (REPLACEMENTS[Number(id.slice(REPLACED.length))]![2] as string) : null;
-    },
-    transform(code, id) {
-      if (!id.replaceAll("\\", "/").endsWith("node_modules/docker-modem/lib/modem.js")) return null;
-      return MODEM_EDITS.reduce((edited, [from, to]) => {
-        if (!edited.includes(from)) throw new Error(`docker-modem's modem.js changed; update MODEM_EDITS in tsdown.config.ts (no longer found: ${from.split("\n")[0]})`);
-        return edited.replace(from, to);
-      }, code);
-    },
-  };
-}
+import { defineConfig } from "tsdown";
+import { lighterDependencies } from "./build/lighter-dependencies.ts";
 
 export default defineConfig({
   entry: { index: "src/index.ts", server: "src/server/app.ts", cli: "src/cli/main.ts" },
@@ -116,7 +11,9 @@ export default defineConfig({
   minify: true,
   // One file per lazy step loads faster than hundreds of package files resolved one by one.
   deps: {
-    alwaysBundle: [/^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem)(\/|$)/],
+    alwaysBundle: [
+      /^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem)(\/|$)/,
+    ],
     neverBundle: ["typescript", "h3", "listhen"],
     onlyBundle: false,
   },

@@ -13,11 +13,20 @@ import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { benchEngine, BIN, median } from "./lib.mjs";
 
-const { values } = parseArgs({ options: { containers: { type: "string", default: "300" }, runs: { type: "string", default: "21" }, dir: { type: "string", default: "/tmp/docklens-bench" } } });
+const { values } = parseArgs({
+  options: {
+    containers: { type: "string", default: "300" },
+    runs: { type: "string", default: "21" },
+    dir: { type: "string", default: "/tmp/docklens-bench" },
+  },
+});
 const runs = Number(values.runs);
 const { host, containers } = benchEngine(values.dir, Number(values.containers));
 
-const format = spawnSync("docker", ["-H", host, "ps", "-a", "--format", "json"]).status === 0 ? "json" : "{{json .}}";
+const format =
+  spawnSync("docker", ["-H", host, "ps", "-a", "--format", "json"]).status === 0
+    ? "json"
+    : "{{json .}}";
 const FLOOR = `require("node:http").get({ socketPath: process.env.DOCKER_HOST.slice(7), path: "/containers/json?all=1" }, (r) => {
   const chunks = []; r.on("data", (c) => chunks.push(c));
   r.on("end", () => process.stdout.write(JSON.stringify({ containers: JSON.parse(Buffer.concat(chunks)) }) + "\\n"));
@@ -26,13 +35,21 @@ const env = { ...process.env, DOCKER_HOST: host, DOCKLENS_CONFIG: "" };
 const bare = { ...env };
 delete bare.NODE_EXTRA_CA_CERTS;
 const rows = {
-  "docklens containers local --json": [process.execPath, [BIN, "containers", "local", "--json"], env],
+  "docklens containers local --json": [
+    process.execPath,
+    [BIN, "containers", "local", "--json"],
+    env,
+  ],
   [`docker ps -a --format ${format}`]: ["docker", ["ps", "-a", "--format", format], env],
   "bare Node, the same call (floor)": [process.execPath, ["-e", FLOOR], env],
   "node -e 0 (Node's own start)": [process.execPath, ["-e", "0"], env],
 };
 if (env.NODE_EXTRA_CA_CERTS) {
-  for (const name of ["docklens containers local --json", "bare Node, the same call (floor)", "node -e 0 (Node's own start)"]) {
+  for (const name of [
+    "docklens containers local --json",
+    "bare Node, the same call (floor)",
+    "node -e 0 (Node's own start)",
+  ]) {
     rows[`${name}, no NODE_EXTRA_CA_CERTS`] = [...rows[name].slice(0, 2), bare];
   }
 }
@@ -53,11 +70,22 @@ for (let i = 0; i < runs; i++) {
   for (const name of i % 2 ? [...names].reverse() : names) samples[name].push(time(rows[name]).ms);
 }
 const listed = JSON.parse(time(rows[names[0]]).out).containers.length;
-if (listed !== containers) throw new Error(`docklens listed ${listed} containers, the engine has ${containers}`);
+if (listed !== containers)
+  throw new Error(`docklens listed ${listed} containers, the engine has ${containers}`);
 
 const m = Object.fromEntries(names.map((name) => [name, median(samples[name])]));
 const docker = m[names[1]];
-console.log(`containers on the engine: ${containers}; runs: ${runs} each, alternating; medians (min), and the ratio to docker`);
-for (const name of names) console.log(`${name.padEnd(56)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)})  ${(m[name] / docker).toFixed(2)}`);
-console.log(`ratio docklens / docker: ${(m[names[0]] / docker).toFixed(2)} (aims: 1.3; issue 2 at most 2.0, issue 5 at most 1.5)`);
-if (env.NODE_EXTRA_CA_CERTS) console.log(`without NODE_EXTRA_CA_CERTS: ${(m[`${names[0]}, no NODE_EXTRA_CA_CERTS`] / docker).toFixed(2)}`);
+console.log(
+  `containers on the engine: ${containers}; runs: ${runs} each, alternating; medians (min), and the ratio to docker`,
+);
+for (const name of names)
+  console.log(
+    `${name.padEnd(56)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)})  ${(m[name] / docker).toFixed(2)}`,
+  );
+console.log(
+  `ratio docklens / docker: ${(m[names[0]] / docker).toFixed(2)} (aims: 1.3; issue 2 at most 2.0, issue 5 at most 1.5)`,
+);
+if (env.NODE_EXTRA_CA_CERTS)
+  console.log(
+    `without NODE_EXTRA_CA_CERTS: ${(m[`${names[0]}, no NODE_EXTRA_CA_CERTS`] / docker).toFixed(2)}`,
+  );

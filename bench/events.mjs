@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { benchEngine, startServe } from "./lib.mjs";
 
-const { values } = parseArgs({ options: { streams: { type: "string", default: "100" }, events: { type: "string", default: "50" }, dir: { type: "string", default: "/tmp/docklens-bench" } } });
+const { values } = parseArgs({
+  options: {
+    streams: { type: "string", default: "100" },
+    events: { type: "string", default: "50" },
+    dir: { type: "string", default: "/tmp/docklens-bench" },
+  },
+});
 const { host } = benchEngine(values.dir, 0);
 const configDir = mkdtempSync(join(tmpdir(), "docklens-events-"));
 const config = join(configDir, "docklens.config.json");
@@ -25,23 +31,34 @@ const received = new Array(Number(values.streams)).fill(0);
 const requests = received.map(
   (_, index) =>
     new Promise((resolve) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search }, (res) => {
-        res.on("data", (chunk) => (received[index] += chunk.toString().split("\n").length - 1));
-        resolve(req);
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname + url.search },
+        (res) => {
+          res.on("data", (chunk) => (received[index] += chunk.toString().split("\n").length - 1));
+          resolve(req);
+        },
+      );
       req.end();
     }),
 );
 const clients = await Promise.all(requests);
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const open = server.rssKiB();
-const docker = (...args) => execFileSync("docker", ["-H", host, ...args], { encoding: "utf8" }).trim();
-for (let i = 0; i < Number(values.events); i++) docker("rm", docker("create", "--label", "bench=events", "local/busybox:1", "true"));
+const docker = (...args) =>
+  execFileSync("docker", ["-H", host, ...args], { encoding: "utf8" }).trim();
+for (let i = 0; i < Number(values.events); i++)
+  docker("rm", docker("create", "--label", "bench=events", "local/busybox:1", "true"));
 await new Promise((resolve) => setTimeout(resolve, 2000));
 const after = server.rssKiB();
-console.log(`${values.streams} event streams on one engine; ${values.events} containers created and removed (${values.events * 2} events each stream)`);
-console.log(`serve RSS: ${mib(idle)} MiB idle, ${mib(open)} MiB with the streams open, ${mib(after)} MiB after the events`);
-console.log(`events received per stream: min ${Math.min(...received)}, max ${Math.max(...received)}`);
+console.log(
+  `${values.streams} event streams on one engine; ${values.events} containers created and removed (${values.events * 2} events each stream)`,
+);
+console.log(
+  `serve RSS: ${mib(idle)} MiB idle, ${mib(open)} MiB with the streams open, ${mib(after)} MiB after the events`,
+);
+console.log(
+  `events received per stream: min ${Math.min(...received)}, max ${Math.max(...received)}`,
+);
 clients.forEach((req) => req.destroy());
 await server.stop();
 rmSync(configDir, { recursive: true, force: true });

@@ -10,25 +10,54 @@ export const BIN = join(ROOT, "bin/docklens.mjs");
 
 /** Start (or reuse) the bench engine in `dir` holding at least `count` containers; returns its DOCKER_HOST. */
 export function benchEngine(dir, count) {
-  const host = execFileSync("bash", [join(ROOT, "scripts/engine.sh"), "start", dir], { encoding: "utf8" }).trim();
-  const docker = (...args) => execFileSync("docker", ["-H", host, ...args], { encoding: "utf8", maxBuffer: 256 << 20 });
+  const host = execFileSync("bash", [join(ROOT, "scripts/engine.sh"), "start", dir], {
+    encoding: "utf8",
+  }).trim();
+  const docker = (...args) =>
+    execFileSync("docker", ["-H", host, ...args], { encoding: "utf8", maxBuffer: 256 << 20 });
   const have = docker("ps", "-aq").split("\n").filter(Boolean).length;
   // Created containers are as heavy to list as running ones and cost the machine nothing.
   for (let i = have; i < count; i++) {
-    spawnSync("docker", ["-H", host, "create", "--name", `bench-${i}`, "-l", "bench=1", "-l", `n=${i}`, "local/busybox:1", "sleep", "1"], { stdio: "ignore" });
+    spawnSync(
+      "docker",
+      [
+        "-H",
+        host,
+        "create",
+        "--name",
+        `bench-${i}`,
+        "-l",
+        "bench=1",
+        "-l",
+        `n=${i}`,
+        "local/busybox:1",
+        "sleep",
+        "1",
+      ],
+      { stdio: "ignore" },
+    );
   }
   return { host, containers: docker("ps", "-aq").split("\n").filter(Boolean).length };
 }
 
 /** `docklens serve` on a free loopback port; resolves with its URL, pid and a stop function. */
 export async function startServe(env, args = []) {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--quiet", "--json", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--port", "0", "--quiet", "--json", ...args],
+    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] },
+  );
   const [line] = await once(child.stdout, "data");
   const { url } = JSON.parse(line.toString());
   return {
     url,
     pid: child.pid,
-    rssKiB: () => Number(/VmRSS:\s+(\d+)/.exec(execFileSync("cat", [`/proc/${child.pid}/status`], { encoding: "utf8" }))[1]),
+    rssKiB: () =>
+      Number(
+        /VmRSS:\s+(\d+)/.exec(
+          execFileSync("cat", [`/proc/${child.pid}/status`], { encoding: "utf8" }),
+        )[1],
+      ),
     stop: async () => {
       child.kill("SIGTERM");
       await once(child, "exit");
@@ -43,7 +72,9 @@ export async function delayProxy(target, delayMs) {
   const server = createServer((client) => {
     const engine = target.path ? connect(target.path) : connect(target.port, "127.0.0.1");
     client.pipe(engine);
-    engine.on("data", (chunk) => setTimeout(() => client.destroyed || client.write(chunk), delayMs));
+    engine.on("data", (chunk) =>
+      setTimeout(() => client.destroyed || client.write(chunk), delayMs),
+    );
     engine.on("close", () => setTimeout(() => client.destroy(), delayMs));
     client.on("close", () => engine.destroy());
     client.on("error", () => engine.destroy());

@@ -7,7 +7,15 @@ import { request, Agent } from "node:http";
 import { parseArgs } from "node:util";
 import { benchEngine, median, startServe } from "./lib.mjs";
 
-const { values } = parseArgs({ options: { containers: { type: "string", default: "300" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, clients: { type: "string", default: "16" }, dir: { type: "string", default: "/tmp/docklens-bench" } } });
+const { values } = parseArgs({
+  options: {
+    containers: { type: "string", default: "300" },
+    seconds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "3" },
+    clients: { type: "string", default: "16" },
+    dir: { type: "string", default: "/tmp/docklens-bench" },
+  },
+});
 const seconds = Number(values.seconds);
 const clients = Number(values.clients);
 const { host, containers } = benchEngine(values.dir, Number(values.containers));
@@ -26,12 +34,14 @@ async function load(target) {
       });
       req.on("error", reject).end();
     });
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (Date.now() < until) {
-      await get();
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until) {
+        await get();
+        done++;
+      }
+    }),
+  );
   agent.destroy();
   return done / seconds;
 }
@@ -50,8 +60,16 @@ const rssAfter = server.rssKiB();
 await server.stop();
 const a = median(results.docklens);
 const b = median(results.engine);
-console.log(`containers: ${containers}; ${clients} clients; ${values.rounds} rounds of ${seconds} s each, alternating`);
-console.log(`docklens serve /list/local/containers  median ${a.toFixed(0)} req/s  (${results.docklens.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`engine GET /containers/json?all=1      median ${b.toFixed(0)} req/s  (${results.engine.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`server memory: ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssAfter / 1024).toFixed(0)} MiB after ${Math.round(a * seconds * Number(values.rounds))} requests`);
+console.log(
+  `containers: ${containers}; ${clients} clients; ${values.rounds} rounds of ${seconds} s each, alternating`,
+);
+console.log(
+  `docklens serve /list/local/containers  median ${a.toFixed(0)} req/s  (${results.docklens.map((x) => x.toFixed(0)).join(", ")})`,
+);
+console.log(
+  `engine GET /containers/json?all=1      median ${b.toFixed(0)} req/s  (${results.engine.map((x) => x.toFixed(0)).join(", ")})`,
+);
+console.log(
+  `server memory: ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssAfter / 1024).toFixed(0)} MiB after ${Math.round(a * seconds * Number(values.rounds))} requests`,
+);
 console.log(`throughput ratio docklens / engine: ${(a / b).toFixed(2)} (aim at least 3)`);

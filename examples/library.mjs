@@ -6,7 +6,10 @@ const registry = await loadRegistry();
 try {
   const { clusters } = await listClusters({ registry });
   for (const cluster of clusters) {
-    console.log(cluster.fullname, cluster.error ? `down: ${cluster.error.message}` : `Docker ${cluster.docker.ServerVersion}`);
+    console.log(
+      cluster.fullname,
+      cluster.error ? `down: ${cluster.error.message}` : `Docker ${cluster.docker.ServerVersion}`,
+    );
   }
   const { running } = await listContainers(process.argv[2] ?? "1", { registry });
   console.log(running.map((container) => container.Names[0]).join("\n"));

@@ -7,4 +7,6 @@ import { createApp } from "docklens/server";
 
 const registry = await loadRegistry();
 const app = createApp({ registry, token: process.env.DOCKLENS_TOKEN });
-createServer(toNodeListener(app)).listen(8080, "127.0.0.1", () => console.log("http://127.0.0.1:8080"));
+createServer(toNodeListener(app)).listen(8080, "127.0.0.1", () =>
+  console.log("http://127.0.0.1:8080"),
+);

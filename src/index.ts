@@ -3,7 +3,12 @@
  * the CLI and `docklens serve` are built on; it never prints, reads argv or exits.
  */
 export { listClusters, inspectCluster } from "./core/clusters.ts";
-export type { ClusterRecord, DockerInfo, InspectClusterResult, ListClustersResult } from "./core/clusters.ts";
+export type {
+  ClusterRecord,
+  DockerInfo,
+  InspectClusterResult,
+  ListClustersResult,
+} from "./core/clusters.ts";
 export { loadConfig } from "./core/config.ts";
 export type { LoadConfigOptions } from "./core/config.ts";
 export { DEFAULT_TIMEOUT_MS } from "./core/cluster-config.ts";
@@ -11,8 +16,20 @@ export type { ClusterConfig, ClusterSource, DocklensConfig } from "./core/cluste
 export { normalizeConfig } from "./core/config-schema.ts";
 export type { DocklensConfigInput } from "./core/config-schema.ts";
 export { listContainers, inspectContainer, findContainer, redactEnv } from "./core/containers.ts";
-export type { ContainerItem, ContainerTarget, InspectContainerInput, InspectContainerOptions, InspectContainerResult, ListContainersResult } from "./core/containers.ts";
-export { readContainerLogs, followContainerLogs, parseLogsQuery, MAX_LOG_BYTES } from "./core/logs.ts";
+export type {
+  ContainerItem,
+  ContainerTarget,
+  InspectContainerInput,
+  InspectContainerOptions,
+  InspectContainerResult,
+  ListContainersResult,
+} from "./core/containers.ts";
+export {
+  readContainerLogs,
+  followContainerLogs,
+  parseLogsQuery,
+  MAX_LOG_BYTES,
+} from "./core/logs.ts";
 export type { LogsOptions, LogsQuery, ReadLogsResult } from "./core/logs.ts";
 export type { OutputLine } from "./core/output.ts";
 export { readContainerStats, streamContainerStats, summarizeStats } from "./core/stats.ts";

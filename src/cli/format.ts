@@ -2,7 +2,10 @@ import { Chalk, type ChalkInstance } from "chalk";
 import Table from "cli-table3";
 
 /** Colour only on a TTY, and never under `NO_COLOR` (D14); `FORCE_COLOR` still wins for tests. */
-export function createColors(stream: NodeJS.WriteStream = process.stdout, env = process.env): ChalkInstance {
+export function createColors(
+  stream: NodeJS.WriteStream = process.stdout,
+  env = process.env,
+): ChalkInstance {
   if (env.FORCE_COLOR !== undefined) return new Chalk();
   return new Chalk({ level: stream.isTTY && !env.NO_COLOR ? 3 : 0 });
 }
@@ -11,19 +14,49 @@ export function createColors(stream: NodeJS.WriteStream = process.stdout, env = 
 export function renderTable(head: string[], rows: string[][], colors: ChalkInstance): string {
   const table = new Table({
     head: head.map((title) => colors.bold(title)),
-    chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "   " },
+    chars: {
+      top: "",
+      "top-mid": "",
+      "top-left": "",
+      "top-right": "",
+      bottom: "",
+      "bottom-mid": "",
+      "bottom-left": "",
+      "bottom-right": "",
+      left: "",
+      "left-mid": "",
+      mid: "",
+      "mid-mid": "",
+      right: "",
+      "right-mid": "",
+      middle: "   ",
+    },
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
     wordWrap: false,
   });
   table.push(...rows);
-  return table.toString().split("\n").map((line) => line.trimEnd()).join("\n");
+  return table
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n");
 }
 
 /** Two columns of labels and values, for the detail views. */
-export function renderFields(fields: Array<[string, string | undefined]>, colors: ChalkInstance): string {
-  const shown = fields.filter((field): field is [string, string] => field[1] !== undefined && field[1] !== "");
+export function renderFields(
+  fields: Array<[string, string | undefined]>,
+  colors: ChalkInstance,
+): string {
+  const shown = fields.filter(
+    (field): field is [string, string] => field[1] !== undefined && field[1] !== "",
+  );
   const width = Math.max(...shown.map(([label]) => label.length));
-  return shown.map(([label, value]) => `${colors.bold(label.padEnd(width))}  ${value.replace(/\n/g, `\n${" ".repeat(width + 2)}`)}`).join("\n");
+  return shown
+    .map(
+      ([label, value]) =>
+        `${colors.bold(label.padEnd(width))}  ${value.replace(/\n/g, `\n${" ".repeat(width + 2)}`)}`,
+    )
+    .join("\n");
 }
 
 /** Where a cluster's engine is: `host:port` (`[::1]:2375` for IPv6), or the socket path alone. */
@@ -78,7 +111,10 @@ export function formatBytes(bytes: number | undefined): string {
 }
 
 /** `key=value` pairs of a label map, sorted, comma-separated (or one a line, with `"\n"`). */
-export function formatLabels(labels: Record<string, string> | null | undefined, separator = ","): string {
+export function formatLabels(
+  labels: Record<string, string> | null | undefined,
+  separator = ",",
+): string {
   return Object.entries(labels ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => (value === "" ? key : `${key}=${value}`))

@@ -58,7 +58,9 @@ export interface CommandOptions {
 
 type Core = typeof core;
 /** What renders results for people; loaded only without `--json`. */
-export type Views = typeof import("./tables.ts") & typeof import("./views.ts") & typeof import("./across-tables.ts");
+export type Views = typeof import("./tables.ts") &
+  typeof import("./views.ts") &
+  typeof import("./across-tables.ts");
 
 /** What a command may add to printing its result. */
 export interface RunHooks<T> {
@@ -91,10 +93,21 @@ export async function run<T>(
   const coreOptions = { registry, signal: controller.signal };
   try {
     // Tables and their dependencies load only for people, not for `--json` pipelines.
-    const views = options.json ? undefined : ({ ...(await import("./tables.ts")), ...(await import("./views.ts")), ...(await import("./across-tables.ts")) } as Views);
+    const views = options.json
+      ? undefined
+      : ({
+          ...(await import("./tables.ts")),
+          ...(await import("./views.ts")),
+          ...(await import("./across-tables.ts")),
+        } as Views);
     const colors = views?.createColors();
-    const text = (item: T, whole: boolean) => (views ? render(views, item, colors!) : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined));
-    const warn = (item: T) => views && hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
+    const text = (item: T, whole: boolean) =>
+      views
+        ? render(views, item, colors!)
+        : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
+    const warn = (item: T) =>
+      views &&
+      hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);
       return await watch(options.watch, controller.signal, async () => {
@@ -130,7 +143,11 @@ export async function run<T>(
  * does (it may come back); anything else, or any failure of the first tick, ends the command
  * with its error and exit code (a bad name or filter does not get better by waiting).
  */
-async function watch(seconds: number | true, signal: AbortSignal, tick: () => Promise<void>): Promise<void> {
+async function watch(
+  seconds: number | true,
+  signal: AbortSignal,
+  tick: () => Promise<void>,
+): Promise<void> {
   const interval = (seconds === true ? 2 : seconds) * 1000;
   for (let first = true; !signal.aborted; first = false) {
     try {

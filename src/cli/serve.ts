@@ -28,34 +28,71 @@ const DRAIN_MS = 10_000;
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
-  if (!/^\d+$/.test(options.port) || port > 65535) throw new DocklensError("INVALID_CONFIG", `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`);
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw new DocklensError("INVALID_CONFIG", "--tls-cert and --tls-key go together: give both, or neither");
+  if (!/^\d+$/.test(options.port) || port > 65535)
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`,
+    );
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      "--tls-cert and --tls-key go together: give both, or neither",
+    );
   // An unset shell variable must not quietly mean plain HTTP.
-  if (options.tlsCert === "" || options.tlsKey === "") throw new DocklensError("INVALID_CONFIG", "--tls-cert and --tls-key want the paths of PEM files, not empty values");
-  const https = options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
+  if (options.tlsCert === "" || options.tlsKey === "")
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      "--tls-cert and --tls-key want the paths of PEM files, not empty values",
+    );
+  const https =
+    options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
   if (https) {
     const problem = (await import("../core/key-files.ts")).checkKeyFiles({ tls: https });
-    if (problem) throw new DocklensError("INVALID_CONFIG", `--${problem.field.replace(".", "-")}: ${problem.message}`);
+    if (problem)
+      throw new DocklensError(
+        "INVALID_CONFIG",
+        `--${problem.field.replace(".", "-")}: ${problem.message}`,
+      );
   }
   const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
-  for (const warning of registry.config.warnings) process.stderr.write(options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`);
-  const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
+  for (const warning of registry.config.warnings)
+    process.stderr.write(
+      options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
+    );
+  const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] =
+    await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   const log = options.quiet
     ? false
     : (entry: RequestLog) => {
         const time = new Date().toISOString();
-        process.stderr.write(options.json ? `${JSON.stringify({ time, ...entry })}\n` : `${time} ${formatRequestLog(entry)}\n`);
+        process.stderr.write(
+          options.json
+            ? `${JSON.stringify({ time, ...entry })}\n`
+            : `${time} ${formatRequestLog(entry)}\n`,
+        );
       };
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // One listener per request in flight.
-  const app = createApp({ registry, log, signal: shutdown.signal, ...(token ? { token } : {}), ...(options.cors ? { cors: options.cors } : {}), ...(options.showSecrets ? { showSecrets: true } : {}) });
-  const loopback = options.host === "localhost" || (isIP(options.host) !== 0 && /^(127\.|::1$|::ffff:127\.)/.test(options.host));
+  const app = createApp({
+    registry,
+    log,
+    signal: shutdown.signal,
+    ...(token ? { token } : {}),
+    ...(options.cors ? { cors: options.cors } : {}),
+    ...(options.showSecrets ? { showSecrets: true } : {}),
+  });
+  const loopback =
+    options.host === "localhost" ||
+    (isIP(options.host) !== 0 && /^(127\.|::1$|::ffff:127\.)/.test(options.host));
   const listener = await listen(toNodeListener(app), {
     hostname: options.host,
     // Port 0 asks for any free port; any other port is that port or an error, never a neighbour.
     // get-port would print on stdout when the port is taken; docklens says so on stderr itself.
-    port: port === 0 ? { random: true, verbose: false } : { port, alternativePortRange: [0, 0], random: false, verbose: false },
+    port:
+      port === 0
+        ? { random: true, verbose: false }
+        : { port, alternativePortRange: [0, 0], random: false, verbose: false },
     public: !loopback,
     ...(https ? { https } : {}),
     isProd: true,
@@ -64,19 +101,40 @@ export async function serve(options: ServeOptions): Promise<void> {
     qr: false,
     tunnel: false,
   }).catch((error: Error) => {
-    throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: ${error.message}`);
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `cannot listen on ${options.host}:${port}: ${error.message}`,
+    );
   });
   listener.server.on("connect", refuseConnect);
   if (port !== 0 && listener.address.port !== port) {
     await listener.close();
-    throw new DocklensError("INVALID_CONFIG", `cannot listen on ${options.host}:${port}: the port is in use`);
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `cannot listen on ${options.host}:${port}: the port is in use`,
+    );
   }
   const url = `${https ? "https" : "http"}://${listener.address.address.includes(":") ? `[${listener.address.address}]` : listener.address.address}:${listener.address.port}`;
   const clusters = registry.config.clusters.length;
   const tokens = Boolean(token) || Boolean(registry.config.tokens?.length);
-  process.stdout.write(options.json ? `${JSON.stringify({ url, clusters, token: tokens })}\n` : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`);
-  const warning = !loopback && (!tokens ? "no token is set: anyone who reaches this port can read every engine" : !https ? "no --tls-cert is set: tokens cross the network in clear" : undefined);
-  if (warning) process.stderr.write(options.json ? `${JSON.stringify({ warning: `${options.host} is not loopback and ${warning}` })}\n` : `docklens: warning: ${options.host} is not loopback and ${warning}\n`);
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify({ url, clusters, token: tokens })}\n`
+      : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`,
+  );
+  const warning =
+    !loopback &&
+    (!tokens
+      ? "no token is set: anyone who reaches this port can read every engine"
+      : !https
+        ? "no --tls-cert is set: tokens cross the network in clear"
+        : undefined);
+  if (warning)
+    process.stderr.write(
+      options.json
+        ? `${JSON.stringify({ warning: `${options.host} is not loopback and ${warning}` })}\n`
+        : `docklens: warning: ${options.host} is not loopback and ${warning}\n`,
+    );
 
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => resolve(name));
@@ -85,7 +143,11 @@ export async function serve(options: ServeOptions): Promise<void> {
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
   if (!options.quiet) {
     const message = "finishing in-flight requests";
-    process.stderr.write(options.json ? `${JSON.stringify({ time: new Date().toISOString(), signal, message })}\n` : `docklens: ${signal}: ${message}\n`);
+    process.stderr.write(
+      options.json
+        ? `${JSON.stringify({ time: new Date().toISOString(), signal, message })}\n`
+        : `docklens: ${signal}: ${message}\n`,
+    );
   }
   const timer = setTimeout(() => process.exit(0), DRAIN_MS);
   timer.unref();

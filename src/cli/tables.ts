@@ -1,7 +1,22 @@
 import type { ChalkInstance } from "chalk";
-import type { ClusterRecord, ContainerItem, ListDetailRoutesResult, ListProcessesResult, StatsSample, VolumeItem } from "../index.ts";
+import type {
+  ClusterRecord,
+  ContainerItem,
+  ListDetailRoutesResult,
+  ListProcessesResult,
+  StatsSample,
+  VolumeItem,
+} from "../index.ts";
 import type Dockerode from "dockerode";
-import { formatBytes, formatHostPort, formatLabels, renderTable, shortId, timeAgo, truncate } from "./format.ts";
+import {
+  formatBytes,
+  formatHostPort,
+  formatLabels,
+  renderTable,
+  shortId,
+  timeAgo,
+  truncate,
+} from "./format.ts";
 
 export { createColors } from "./format.ts";
 
@@ -10,11 +25,17 @@ export { createColors } from "./format.ts";
  * yellow in between (paused, restarting, created, health still starting). `text` is the status
  * as docker words it (`Up 3 minutes (unhealthy)`), which is where health shows.
  */
-export function colorState(state: string, text: string, colors: ChalkInstance, exitCode?: number): string {
+export function colorState(
+  state: string,
+  text: string,
+  colors: ChalkInstance,
+  exitCode?: number,
+): string {
   if (/\(unhealthy\)/.test(text)) return colors.red(text);
   if (/\(health: starting\)|\(Paused\)/.test(text)) return colors.yellow(text);
   if (state === "running") return colors.green(text);
-  if (state === "paused" || state === "restarting" || state === "created") return colors.yellow(text);
+  if (state === "paused" || state === "restarting" || state === "created")
+    return colors.yellow(text);
   if (state === "dead" || (state === "exited" && exitCode !== 0)) return colors.red(text);
   return colors.gray(text);
 }
@@ -23,9 +44,19 @@ export function colorState(state: string, text: string, colors: ChalkInstance, e
  * `docklens clusters`: one line per cluster with its engine version and state, and, when
  * `unhealthy` counts are given (by cluster id), how many of its containers are unhealthy.
  */
-export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance, unhealthy?: Map<number, number>): string {
+export function clustersTable(
+  clusters: ClusterRecord[],
+  colors: ChalkInstance,
+  unhealthy?: Map<number, number>,
+): string {
   const rows = clusters.map((cluster) => {
-    const info = cluster.docker as { ServerVersion?: string; Containers?: number; ContainersRunning?: number; Images?: number; Volumes?: number };
+    const info = cluster.docker as {
+      ServerVersion?: string;
+      Containers?: number;
+      ContainersRunning?: number;
+      Images?: number;
+      Volumes?: number;
+    };
     return [
       String(cluster.id),
       cluster.fullname,
@@ -35,12 +66,26 @@ export function clustersTable(clusters: ClusterRecord[], colors: ChalkInstance, 
       cluster.error ? "" : `${info.Containers ?? 0} (${info.ContainersRunning ?? 0} running)`,
       cluster.error ? "" : String(info.Images ?? 0),
       cluster.error ? "" : String(info.Volumes ?? 0),
-      ...(unhealthy ? [cluster.error ? "" : unhealthyCount(unhealthy.get(cluster.id) ?? 0, colors)] : []),
+      ...(unhealthy
+        ? [cluster.error ? "" : unhealthyCount(unhealthy.get(cluster.id) ?? 0, colors)]
+        : []),
     ];
   });
-  const head = ["ID", "CLUSTER", "ENDPOINT", "STATE", "ENGINE", "CONTAINERS", "IMAGES", "VOLUMES", ...(unhealthy ? ["UNHEALTHY"] : [])];
+  const head = [
+    "ID",
+    "CLUSTER",
+    "ENDPOINT",
+    "STATE",
+    "ENGINE",
+    "CONTAINERS",
+    "IMAGES",
+    "VOLUMES",
+    ...(unhealthy ? ["UNHEALTHY"] : []),
+  ];
   const table = renderTable(head, rows, colors);
-  const errors = clusters.filter((cluster) => cluster.error).map((cluster) => colors.red(`${cluster.name}: ${cluster.error!.message}`));
+  const errors = clusters
+    .filter((cluster) => cluster.error)
+    .map((cluster) => colors.red(`${cluster.name}: ${cluster.error!.message}`));
   return [table, ...errors].join("\n");
 }
 
@@ -49,7 +94,10 @@ function unhealthyCount(count: number, colors: ChalkInstance): string {
 }
 
 /** A port as the container list shows it; container detail's ports are turned into these. */
-export type PortItem = Pick<Dockerode.Port, "PrivatePort" | "Type"> & { IP?: string; PublicPort?: number };
+export type PortItem = Pick<Dockerode.Port, "PrivatePort" | "Type"> & {
+  IP?: string;
+  PublicPort?: number;
+};
 
 /**
  * Ports as `docker ps` prints them, by the docker CLI's own rules (`DisplayablePorts`), so the
@@ -59,9 +107,17 @@ export type PortItem = Pick<Dockerode.Port, "PrivatePort" | "Type"> & { IP?: str
  * (`127.0.0.1:18080->8080/tcp`) last.
  */
 export function formatPorts(ports: PortItem[]): string {
-  const unique = [...new Map(ports.map((port) => [`${port.IP}|${port.PrivatePort}|${port.PublicPort}|${port.Type}`, port])).values()];
+  const unique = [
+    ...new Map(
+      ports.map((port) => [`${port.IP}|${port.PrivatePort}|${port.PublicPort}|${port.Type}`, port]),
+    ).values(),
+  ];
   const sorted = unique.sort(
-    (a, b) => a.PrivatePort - b.PrivatePort || compare(a.IP ?? "", b.IP ?? "") || (a.PublicPort ?? 0) - (b.PublicPort ?? 0) || compare(a.Type, b.Type),
+    (a, b) =>
+      a.PrivatePort - b.PrivatePort ||
+      compare(a.IP ?? "", b.IP ?? "") ||
+      (a.PublicPort ?? 0) - (b.PublicPort ?? 0) ||
+      compare(a.Type, b.Type),
   );
   const groups = new Map<string, { first: number; last: number }>();
   const ranges: string[] = [];
@@ -87,7 +143,9 @@ export function formatPorts(ports: PortItem[]): string {
       Object.assign(group, { first: port.PrivatePort, last: port.PrivatePort });
     }
   }
-  return [...ranges, ...[...groups].map(([key, group]) => range(key, group)), ...mappings].join(", ");
+  return [...ranges, ...[...groups].map(([key, group]) => range(key, group)), ...mappings].join(
+    ", ",
+  );
 }
 
 function compare(a: string, b: string): number {
@@ -95,16 +153,34 @@ function compare(a: string, b: string): number {
 }
 
 /** The columns of `docker ps`. */
-export const CONTAINER_COLUMNS = ["CONTAINER ID", "IMAGE", "COMMAND", "CREATED", "STATUS", "PORTS", "NAMES"];
+export const CONTAINER_COLUMNS = [
+  "CONTAINER ID",
+  "IMAGE",
+  "COMMAND",
+  "CREATED",
+  "STATUS",
+  "PORTS",
+  "NAMES",
+];
 
 /** A row of {@link CONTAINER_COLUMNS}; `full` keeps ids and commands whole (`--no-trunc`). */
-export function containerRow(container: ContainerItem, colors: ChalkInstance, now = Date.now(), full = false): string[] {
+export function containerRow(
+  container: ContainerItem,
+  colors: ChalkInstance,
+  now = Date.now(),
+  full = false,
+): string[] {
   return [
     full ? container.Id : shortId(container.Id),
     container.Image.startsWith("sha256:") && !full ? shortId(container.Image) : container.Image,
     JSON.stringify(full ? container.Command : truncate(container.Command, 20)),
     timeAgo(container.Created, now),
-    colorState(container.State, container.Status, colors, Number(/^Exited \((\d+)\)/.exec(container.Status)?.[1] ?? 0)),
+    colorState(
+      container.State,
+      container.Status,
+      colors,
+      Number(/^Exited \((\d+)\)/.exec(container.Status)?.[1] ?? 0),
+    ),
     formatPorts(container.Ports ?? []),
     containerName(container),
   ];
@@ -116,32 +192,61 @@ export function containerName(container: Pick<ContainerItem, "Names">): string {
 }
 
 /** `docklens containers`: the columns of `docker ps`. */
-export function containersTable(containers: ContainerItem[], colors: ChalkInstance, now = Date.now()): string {
-  return renderTable(CONTAINER_COLUMNS, containers.map((container) => containerRow(container, colors, now)), colors);
+export function containersTable(
+  containers: ContainerItem[],
+  colors: ChalkInstance,
+  now = Date.now(),
+): string {
+  return renderTable(
+    CONTAINER_COLUMNS,
+    containers.map((container) => containerRow(container, colors, now)),
+    colors,
+  );
 }
 
 /** `docklens networks`: `docker network ls` plus subnet and creation time. */
-export function networksTable(networks: Dockerode.NetworkInspectInfo[], colors: ChalkInstance, now = Date.now()): string {
+export function networksTable(
+  networks: Dockerode.NetworkInspectInfo[],
+  colors: ChalkInstance,
+  now = Date.now(),
+): string {
   const rows = networks.map((network) => [
     shortId(network.Id),
     network.Name,
     network.Driver,
     network.Scope,
-    (network.IPAM?.Config ?? []).map((config) => config.Subnet).filter(Boolean).join(","),
+    (network.IPAM?.Config ?? [])
+      .map((config) => config.Subnet)
+      .filter(Boolean)
+      .join(","),
     timeAgo(network.Created, now),
   ]);
   return renderTable(["NETWORK ID", "NAME", "DRIVER", "SCOPE", "SUBNET", "CREATED"], rows, colors);
 }
 
 /** `docklens volumes`: `docker volume ls` plus scope, creation time and labels. */
-export function volumesTable(volumes: VolumeItem[], colors: ChalkInstance, now = Date.now()): string {
-  const rows = volumes.map((volume) => [volume.Driver, volume.Name, volume.Scope, volume.CreatedAt ? timeAgo(volume.CreatedAt, now) : "", formatLabels(volume.Labels)]);
+export function volumesTable(
+  volumes: VolumeItem[],
+  colors: ChalkInstance,
+  now = Date.now(),
+): string {
+  const rows = volumes.map((volume) => [
+    volume.Driver,
+    volume.Name,
+    volume.Scope,
+    volume.CreatedAt ? timeAgo(volume.CreatedAt, now) : "",
+    formatLabels(volume.Labels),
+  ]);
   return renderTable(["DRIVER", "VOLUME NAME", "SCOPE", "CREATED", "LABELS"], rows, colors);
 }
 
 /** `docklens detail`: the route index. */
 export function routesTable(result: ListDetailRoutesResult, colors: ChalkInstance): string {
-  return renderTable(["PATH", "METHODS", "PARAMS"], result.routes.map((route) => [route.path, route.methods.join(","), route.params.join(", ")]), colors);
+  return renderTable(
+    ["PATH", "METHODS", "PARAMS"],
+    result.routes.map((route) => [route.path, route.methods.join(","), route.params.join(", ")]),
+    colors,
+  );
 }
 
 /** `docklens stats`: the columns of `docker stats`. */
@@ -150,8 +255,8 @@ export function statsTable(sample: StatsSample, colors: ChalkInstance): string {
   const percent = (value: number) => `${value.toFixed(2)}%`;
   const pair = (a: number, b: number) => `${formatBytes(a)} / ${formatBytes(b)}`;
   const row = [
-    shortId(String(raw.id ?? "")),
-    String(raw.name ?? "").replace(/^\//, ""),
+    shortId(typeof raw.id === "string" ? raw.id : ""),
+    (typeof raw.name === "string" ? raw.name : "").replace(/^\//, ""),
     percent(summary.cpuPercent),
     pair(summary.memoryUsage, summary.memoryLimit),
     percent(summary.memoryPercent),
@@ -159,7 +264,11 @@ export function statsTable(sample: StatsSample, colors: ChalkInstance): string {
     pair(summary.blockRead, summary.blockWrite),
     String(summary.pids),
   ];
-  return renderTable(["CONTAINER ID", "NAME", "CPU %", "MEM USAGE / LIMIT", "MEM %", "NET I/O", "BLOCK I/O", "PIDS"], [row], colors);
+  return renderTable(
+    ["CONTAINER ID", "NAME", "CPU %", "MEM USAGE / LIMIT", "MEM %", "NET I/O", "BLOCK I/O", "PIDS"],
+    [row],
+    colors,
+  );
 }
 
 /** `docklens top`: the engine's titles and rows, as `docker top` prints them. */

@@ -1,8 +1,23 @@
 import type { ChalkInstance } from "chalk";
 import type Dockerode from "dockerode";
-import type { AttachLine, InspectClusterResult, InspectContainerResult, InspectImageResult, OutputLine, VolumeItem } from "../index.ts";
+import type {
+  AttachLine,
+  InspectClusterResult,
+  InspectContainerResult,
+  InspectImageResult,
+  OutputLine,
+  VolumeItem,
+} from "../index.ts";
 import type { DescribeConfigResult } from "../core/clusters.ts";
-import { formatBytes, formatHostPort, formatLabels, renderFields, renderTable, shortId, timeAgo } from "./format.ts";
+import {
+  formatBytes,
+  formatHostPort,
+  formatLabels,
+  renderFields,
+  renderTable,
+  shortId,
+  timeAgo,
+} from "./format.ts";
 import { colorState, formatPorts, type PortItem } from "./tables.ts";
 
 /** `docklens detail cluster`: the cluster record and the essentials of its engine. */
@@ -14,14 +29,28 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
       ["Cluster", `${cluster.fullname} (id ${cluster.id})`],
       ["Endpoint", `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`],
       ["TLS", cluster.tls ? "yes" : "no"],
-      ["Source", cluster.context ? `${cluster.source} (docker context ${cluster.context})` : cluster.source],
+      [
+        "Source",
+        cluster.context ? `${cluster.source} (docker context ${cluster.context})` : cluster.source,
+      ],
       // The message goes to stderr, where every failing command says why.
       ["State", error ? colors.red(error.code) : colors.green("up")],
       ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
-      ["OS", info.OperatingSystem === undefined ? undefined : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`],
+      [
+        "OS",
+        info.OperatingSystem === undefined
+          ? undefined
+          : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`,
+      ],
       ["CPUs", info.NCPU === undefined ? undefined : String(info.NCPU)],
       ["Memory", formatBytes(info.MemTotal as number | undefined)],
-      ["Containers", info.Containers === undefined ? undefined : `${info.Containers} (${info.ContainersRunning} running, ${info.ContainersPaused} paused, ${info.ContainersStopped} stopped)`],
+      [
+        "Containers",
+        info.Containers === undefined
+          ? undefined
+          : `${info.Containers} (${info.ContainersRunning} running, ` +
+            `${info.ContainersPaused} paused, ${info.ContainersStopped} stopped)`,
+      ],
       ["Images", info.Images === undefined ? undefined : String(info.Images)],
       ["Volumes", info.Volumes === undefined ? undefined : String(info.Volumes)],
       ["Storage", info.Driver === undefined ? undefined : String(info.Driver)],
@@ -33,7 +62,9 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
 
 /** `docklens config`: the config file used (or why none) and every cluster with its source. */
 export function configView(result: DescribeConfigResult, colors: ChalkInstance): string {
-  const file = result.file ?? `none: ${result.reason ?? "no file"}; every engine found on this machine instead`;
+  const file =
+    result.file ??
+    `none: ${result.reason ?? "no file"}; every engine found on this machine instead`;
   const rows = result.clusters.map((cluster) => [
     String(cluster.id),
     cluster.name,
@@ -41,19 +72,35 @@ export function configView(result: DescribeConfigResult, colors: ChalkInstance):
     cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
   ]);
   // What was skipped is on stderr, as every command says it.
-  return [`${colors.bold("Config")}  ${file}`, "", renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors)].join("\n");
+  return [
+    `${colors.bold("Config")}  ${file}`,
+    "",
+    renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors),
+  ].join("\n");
 }
 
 /** `docklens detail container`: what `docker inspect` says, in the order an operator reads it. */
-export function containerDetail(detail: InspectContainerResult, colors: ChalkInstance, now = Date.now()): string {
+export function containerDetail(
+  detail: InspectContainerResult,
+  colors: ChalkInstance,
+  now = Date.now(),
+): string {
   const state = detail.State;
-  const networks = Object.entries(detail.NetworkSettings?.Networks ?? {}).map(([name, net]) => `${name}: ${net.IPAddress || "no address"}${net.MacAddress ? ` (${net.MacAddress})` : ""}`);
+  const networks = Object.entries(detail.NetworkSettings?.Networks ?? {}).map(
+    ([name, net]) =>
+      `${name}: ${net.IPAddress || "no address"}${net.MacAddress ? ` (${net.MacAddress})` : ""}`,
+  );
   return renderFields(
     [
       ["Name", detail.Name.replace(/^\//, "")],
       ["Id", detail.Id],
       ["Image", `${detail.Config?.Image ?? ""} (${shortId(detail.Image)})`],
-      ["Command", [detail.Path, ...(detail.Args ?? [])].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(" ")],
+      [
+        "Command",
+        [detail.Path, ...(detail.Args ?? [])]
+          .map((part) => (/\s/.test(part) ? JSON.stringify(part) : part))
+          .join(" "),
+      ],
       ["Created", `${detail.Created} (${timeAgo(detail.Created, now)})`],
       ["State", colorState(state.Status, stateText(state, now), colors, state.ExitCode)],
       ["Health", healthText(state.Health)],
@@ -62,23 +109,51 @@ export function containerDetail(detail: InspectContainerResult, colors: ChalkIns
       ["Restart", detail.HostConfig?.RestartPolicy?.Name || undefined],
       ["Networks", networks.join("\n") || undefined],
       ["Ports", formatPorts(containerPorts(detail)) || undefined],
-      ["Mounts", (detail.Mounts ?? []).map((mount) => `${mount.Name ?? mount.Source} → ${mount.Destination}${mount.RW ? "" : " (ro)"}`).join("\n") || undefined],
-      ["Labels", Object.entries(detail.Config?.Labels ?? {}).map(([k, v]) => `${k}=${v}`).join("\n") || undefined],
+      [
+        "Mounts",
+        (detail.Mounts ?? [])
+          .map(
+            (mount) =>
+              `${mount.Name ?? mount.Source} → ${mount.Destination}${mount.RW ? "" : " (ro)"}`,
+          )
+          .join("\n") || undefined,
+      ],
+      [
+        "Labels",
+        Object.entries(detail.Config?.Labels ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join("\n") || undefined,
+      ],
       ["Env", (detail.Config?.Env ?? []).join("\n") || undefined],
     ],
     colors,
   );
 }
 
-type ContainerState = InspectContainerResult["State"] & { Health?: { Status: string; FailingStreak?: number; Log?: Array<{ ExitCode: number; Output: string }> | null } };
+type ContainerState = InspectContainerResult["State"] & {
+  Health?: {
+    Status: string;
+    FailingStreak?: number;
+    Log?: Array<{ ExitCode: number; Output: string }> | null;
+  };
+};
 
-/** The state as `docker ps` words it: `Up 3 minutes (unhealthy)`, `Up 17 minutes (Paused)`, `Exited (3) 2 hours ago`. */
+/**
+ * The state as `docker ps` words it: `Up 3 minutes (unhealthy)`, `Up 17 minutes (Paused)`,
+ * `Exited (3) 2 hours ago`.
+ */
 function stateText(state: ContainerState, now: number): string {
   if (state.Running) {
-    const health = state.Health?.Status === "starting" ? " (health: starting)" : state.Health?.Status && state.Health.Status !== "none" ? ` (${state.Health.Status})` : "";
+    const health =
+      state.Health?.Status === "starting"
+        ? " (health: starting)"
+        : state.Health?.Status && state.Health.Status !== "none"
+          ? ` (${state.Health.Status})`
+          : "";
     return `Up ${timeAgo(state.StartedAt, now).replace(/ ago$/, "")}${state.Paused ? " (Paused)" : health}`;
   }
-  if (state.Status === "exited") return `Exited (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}`;
+  if (state.Status === "exited")
+    return `Exited (${state.ExitCode}) ${timeAgo(state.FinishedAt, now)}`;
   return state.Status.charAt(0).toUpperCase() + state.Status.slice(1);
 }
 
@@ -86,25 +161,47 @@ function stateText(state: ContainerState, now: number): string {
 function healthText(health: ContainerState["Health"]): string | undefined {
   if (!health?.Status || health.Status === "none") return undefined;
   const last = health.Log?.at(-1);
-  const streak = health.FailingStreak ? `, ${health.FailingStreak} failing probe${health.FailingStreak === 1 ? "" : "s"} in a row` : "";
-  const probe = last && last.ExitCode !== 0 ? `\nlast probe: exit ${last.ExitCode}${last.Output.trim() ? `: ${last.Output.trim().slice(0, 400)}` : ""}` : "";
+  const streak = health.FailingStreak
+    ? `, ${health.FailingStreak} failing probe${health.FailingStreak === 1 ? "" : "s"} in a row`
+    : "";
+  const probe =
+    last && last.ExitCode !== 0
+      ? `\nlast probe: exit ${last.ExitCode}${last.Output.trim() ? `: ${last.Output.trim().slice(0, 400)}` : ""}`
+      : "";
   return `${health.Status}${streak}${probe}`;
 }
 
 /** Published ports from `NetworkSettings.Ports`, and exposed ones that are not published. */
 function containerPorts(detail: InspectContainerResult): PortItem[] {
-  const published = (detail.NetworkSettings as { Ports?: Record<string, Array<{ HostIp: string; HostPort: string }> | null> } | undefined)?.Ports ?? {};
-  const keys = new Set([...Object.keys(published), ...Object.keys(detail.Config?.ExposedPorts ?? {})]);
+  const published =
+    (
+      detail.NetworkSettings as
+        { Ports?: Record<string, Array<{ HostIp: string; HostPort: string }> | null> } | undefined
+    )?.Ports ?? {};
+  const keys = new Set([
+    ...Object.keys(published),
+    ...Object.keys(detail.Config?.ExposedPorts ?? {}),
+  ]);
   return [...keys].flatMap((key) => {
     const [port, type = "tcp"] = key.split("/");
     const item = { PrivatePort: Number(port), Type: type };
     const bindings = published[key] ?? [];
-    return bindings.length ? bindings.map((binding) => ({ ...item, IP: binding.HostIp, PublicPort: Number(binding.HostPort) })) : [item];
+    return bindings.length
+      ? bindings.map((binding) => ({
+          ...item,
+          IP: binding.HostIp,
+          PublicPort: Number(binding.HostPort),
+        }))
+      : [item];
   });
 }
 
 /** `docklens detail image`: what `docker image inspect` says, in brief. */
-export function imageDetail(image: InspectImageResult, colors: ChalkInstance, now = Date.now()): string {
+export function imageDetail(
+  image: InspectImageResult,
+  colors: ChalkInstance,
+  now = Date.now(),
+): string {
   const config = image.Config ?? ({} as Partial<Dockerode.ImageInspectInfo["Config"]>);
   return renderFields(
     [
@@ -130,7 +227,10 @@ export function volumeDetail(volume: VolumeItem, colors: ChalkInstance, now = Da
       ["Driver", volume.Driver],
       ["Scope", volume.Scope],
       ["Mountpoint", volume.Mountpoint],
-      ["Created", volume.CreatedAt ? `${volume.CreatedAt} (${timeAgo(volume.CreatedAt, now)})` : undefined],
+      [
+        "Created",
+        volume.CreatedAt ? `${volume.CreatedAt} (${timeAgo(volume.CreatedAt, now)})` : undefined,
+      ],
       ["Options", formatLabels(volume.Options ?? {}, "\n") || undefined],
       ["Labels", formatLabels(volume.Labels, "\n") || undefined],
     ],
@@ -139,15 +239,35 @@ export function volumeDetail(volume: VolumeItem, colors: ChalkInstance, now = Da
 }
 
 /** `docklens detail network`. */
-export function networkDetail(network: Dockerode.NetworkInspectInfo, colors: ChalkInstance): string {
-  const containers = Object.values(network.Containers ?? {}).map((endpoint) => `${endpoint.Name}: ${endpoint.IPv4Address || "no address"}`);
+export function networkDetail(
+  network: Dockerode.NetworkInspectInfo,
+  colors: ChalkInstance,
+): string {
+  const containers = Object.values(network.Containers ?? {}).map(
+    (endpoint) => `${endpoint.Name}: ${endpoint.IPv4Address || "no address"}`,
+  );
   return renderFields(
     [
       ["Name", network.Name],
       ["Id", network.Id],
       ["Driver", `${network.Driver} (${network.Scope})`],
-      ["Subnets", (network.IPAM?.Config ?? []).map((config) => `${config.Subnet}${config.Gateway ? ` via ${config.Gateway}` : ""}`).join("\n") || undefined],
-      ["Flags", [network.Internal && "internal", network.Attachable && "attachable", network.Ingress && "ingress", network.EnableIPv6 && "IPv6"].filter(Boolean).join(", ") || undefined],
+      [
+        "Subnets",
+        (network.IPAM?.Config ?? [])
+          .map((config) => `${config.Subnet}${config.Gateway ? ` via ${config.Gateway}` : ""}`)
+          .join("\n") || undefined,
+      ],
+      [
+        "Flags",
+        [
+          network.Internal && "internal",
+          network.Attachable && "attachable",
+          network.Ingress && "ingress",
+          network.EnableIPv6 && "IPv6",
+        ]
+          .filter(Boolean)
+          .join(", ") || undefined,
+      ],
       ["Containers", containers.join("\n") || undefined],
       ["Options", formatLabels(network.Options ?? {}, "\n") || undefined],
       ["Labels", formatLabels(network.Labels ?? {}, "\n") || undefined],
@@ -159,5 +279,7 @@ export function networkDetail(network: Dockerode.NetworkInspectInfo, colors: Cha
 /** A line of logs or attach output: its time when asked for; stderr lines marked, red on a TTY. */
 export function outputLine(line: OutputLine | AttachLine, colors: ChalkInstance): string {
   const time = "time" in line && line.time ? `${colors.dim(line.time)} ` : "";
-  return line.stream === "stderr" ? `${time}${colors.red(`[stderr] ${line.text}`)}` : `${time}${line.text}`;
+  return line.stream === "stderr"
+    ? `${time}${colors.red(`[stderr] ${line.text}`)}`
+    : `${time}${line.text}`;
 }

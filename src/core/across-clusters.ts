@@ -31,10 +31,14 @@ export async function acrossClusters<T>(
   read: (cluster: ClusterConfig, ref: ClusterRef) => Promise<T>,
 ): Promise<{ results: Array<{ cluster: ClusterRef; value: T }>; errors: ClusterError[] }> {
   const all = options.registry.config.clusters;
-  const chosen = options.clusters?.length ? new Set(options.clusters.map((ref) => resolveCluster(ref, options))) : new Set(all);
+  const chosen = options.clusters?.length
+    ? new Set(options.clusters.map((ref) => resolveCluster(ref, options)))
+    : new Set(all);
   const clusters = [...chosen].sort((a, b) => a.id - b.id);
   const refs = clusters.map((cluster) => ({ id: cluster.id, name: cluster.name }));
-  const settled = await Promise.allSettled(clusters.map((cluster, index) => read(cluster, refs[index]!)));
+  const settled = await Promise.allSettled(
+    clusters.map((cluster, index) => read(cluster, refs[index]!)),
+  );
   const results: Array<{ cluster: ClusterRef; value: T }> = [];
   const errors: ClusterError[] = [];
   settled.forEach((outcome, index) => {
@@ -42,7 +46,8 @@ export async function acrossClusters<T>(
     const ref = refs[index]!;
     // A filter one engine refuses (another version may take it) is that cluster's error too.
     if (outcome.status === "fulfilled") results.push({ cluster: ref, value: outcome.value });
-    else errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });
+    else
+      errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });
   });
   return { results, errors };
 }

@@ -15,16 +15,29 @@ export interface AttachLine {
  * `options.signal` aborts or the consumer stops. A stopped or paused container is
  * `CONTAINER_NOT_RUNNING` (the engine itself would wait for a stopped one to start).
  */
-export async function attachContainer(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<AttachLine>> {
+export async function attachContainer(
+  input: InspectContainerInput,
+  options: CoreOptions,
+): Promise<AsyncGenerator<AttachLine>> {
   const target = await findContainer(input, { ...options, running: true, unpaused: true });
   const chunks = await openEngineStream(
     target.cluster,
-    (docker, signal) => docker.getContainer(target.id).attach({ stream: true, stdin: false, stdout: true, stderr: true, logs: false, abortSignal: signal }),
+    (docker, signal) =>
+      docker.getContainer(target.id).attach({
+        stream: true,
+        stdin: false,
+        stdout: true,
+        stderr: true,
+        logs: false,
+        abortSignal: signal,
+      }),
     { ...options, statuses: target.statuses },
   );
   return lines(decodeOutput(chunks, { multiplexed: !target.tty, timestamps: false }));
 }
 
-async function* lines(output: AsyncIterable<{ stream: AttachLine["stream"]; text: string }>): AsyncGenerator<AttachLine> {
+async function* lines(
+  output: AsyncIterable<{ stream: AttachLine["stream"]; text: string }>,
+): AsyncGenerator<AttachLine> {
   for await (const { stream, text } of output) yield { stream, text };
 }

@@ -14,7 +14,11 @@ export interface EngineTuning {
 }
 
 /** The tuning of a cluster that sets none. */
-export const DEFAULT_TUNING: EngineTuning = { timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0 };
+export const DEFAULT_TUNING: EngineTuning = {
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  maxConcurrency: 8,
+  cacheTtlMs: 0,
+};
 /** Icon of a cluster that sets none (D2). */
 export const DEFAULT_ICON = "🐳";
 
@@ -32,7 +36,12 @@ export interface ClusterConfig extends Endpoint, EngineTuning {
   /** The `host` exactly as configured (D2). */
   host: string;
   /** Paths of TLS files; present when the engine is reached over TLS. */
-  tls?: { ca?: string; cert?: string; key?: string; /** Skip the engine certificate check (a context's SkipTLSVerify). */ insecure?: boolean };
+  tls?: {
+    ca?: string;
+    cert?: string;
+    key?: string;
+    /** Skip the engine certificate check (a context's SkipTLSVerify). */ insecure?: boolean;
+  };
   ssh?: { username?: string; privateKey?: string };
   source: ClusterSource;
   /** The docker context it came from, for `source: "context"`. */
@@ -75,7 +84,11 @@ export type ClusterInput = {
 } & Partial<EngineTuning>;
 
 /** A cluster plus its parsed endpoint, with the defaults of D2 and D12; `source` defaults to `config`. */
-export function toClusterConfig(cluster: ClusterInput, endpoint: Endpoint, defaults: EngineTuning): ClusterConfig {
+export function toClusterConfig(
+  cluster: ClusterInput,
+  endpoint: Endpoint,
+  defaults: EngineTuning,
+): ClusterConfig {
   return {
     ...endpoint,
     id: cluster.id,

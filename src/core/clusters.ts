@@ -29,7 +29,11 @@ export interface ListClustersResult {
 
 /** Body of `/detail/cluster/:clusterid` (D2, D3). */
 export interface InspectClusterResult {
-  cluster: Omit<ClusterRecord, "docker" | "error"> & { protocol: ClusterConfig["protocol"]; tls: boolean; /** The docker context it came from. */ context?: string };
+  cluster: Omit<ClusterRecord, "docker" | "error"> & {
+    protocol: ClusterConfig["protocol"];
+    tls: boolean;
+    /** The docker context it came from. */ context?: string;
+  };
   docker: DockerInfo;
   error?: ErrorBody;
 }
@@ -44,7 +48,12 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
     options.registry.config.clusters.map(async (cluster) => {
       const { docker, error } = await readDockerInfo(cluster, options);
       // The spec's fields first, in its order; where the cluster came from after them.
-      return { ...clusterFields(cluster), docker, source: cluster.source, ...(error ? { error } : {}) };
+      return {
+        ...clusterFields(cluster),
+        docker,
+        source: cluster.source,
+        ...(error ? { error } : {}),
+      };
     }),
   );
   return { clusters };
@@ -54,7 +63,10 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
  * One cluster by id or name (D1), with its protocol, whether it uses TLS, and its engine
  * information. An engine that fails gives `docker: {}` and an `error`, not a failed call (D3).
  */
-export async function inspectCluster(ref: string, options: CoreOptions): Promise<InspectClusterResult> {
+export async function inspectCluster(
+  ref: string,
+  options: CoreOptions,
+): Promise<InspectClusterResult> {
   const cluster = resolveCluster(ref, options);
   const { docker, error } = await readDockerInfo(cluster, options);
   return {
@@ -83,14 +95,27 @@ function clusterFields(cluster: ClusterConfig) {
 }
 
 /** `GET /info` and `GET /volumes` of one engine, side by side under one time limit. */
-async function readDockerInfo(cluster: ClusterConfig, options: CoreOptions): Promise<{ docker: DockerInfo; error?: ErrorBody }> {
+async function readDockerInfo(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+): Promise<{ docker: DockerInfo; error?: ErrorBody }> {
   try {
     const docker = await callEngine(
       cluster,
       async (engine, signal) => {
-        const [infoBody, volumes] = await Promise.all([dialEngine(engine, "/info", signal), dialEngine(engine, "/volumes", signal)]);
-        const volumeList = expectBody<{ Volumes?: unknown[] | null }>(volumes, "object", cluster).Volumes;
-        return { ...expectBody<DockerInfo>(infoBody, "object", cluster), Volumes: volumeList?.length ?? 0 };
+        const [infoBody, volumes] = await Promise.all([
+          dialEngine(engine, "/info", signal),
+          dialEngine(engine, "/volumes", signal),
+        ]);
+        const volumeList = expectBody<{ Volumes?: unknown[] | null }>(
+          volumes,
+          "object",
+          cluster,
+        ).Volumes;
+        return {
+          ...expectBody<DockerInfo>(infoBody, "object", cluster),
+          Volumes: volumeList?.length ?? 0,
+        };
       },
       { ...options, read: "info" },
     );
@@ -106,7 +131,12 @@ export interface DescribeConfigResult {
   file: string | null;
   /** Why no file was used. */
   reason?: string;
-  clusters: Array<Omit<ClusterRecord, "docker" | "error" | "fullname" | "icon"> & { protocol: ClusterConfig["protocol"]; context?: string }>;
+  clusters: Array<
+    Omit<ClusterRecord, "docker" | "error" | "fullname" | "icon"> & {
+      protocol: ClusterConfig["protocol"];
+      context?: string;
+    }
+  >;
   /** What was skipped (a docker context docklens cannot use). */
   warnings: string[];
 }

@@ -28,12 +28,26 @@ export interface ProbeOptions {
  * It errs towards yes (a file it cannot stat or parse counts); cosmiconfig then searches as
  * before, and decides what is found or reports what is broken.
  */
-export function mayFindConfig(cwd: string, searchPlaces: readonly string[], moduleName: string, options: ProbeOptions = {}): boolean {
+export function mayFindConfig(
+  cwd: string,
+  searchPlaces: readonly string[],
+  moduleName: string,
+  options: ProbeOptions = {},
+): boolean {
   const metaDir = options.metaDir ?? process.cwd();
-  if (META_PLACES.some((place) => present(join(metaDir, place))) || hasKey(join(metaDir, "package.json"), "cosmiconfig")) return true;
+  if (
+    META_PLACES.some((place) => present(join(metaDir, place))) ||
+    hasKey(join(metaDir, "package.json"), "cosmiconfig")
+  )
+    return true;
   const stop = resolve(options.stopDir ?? homedir());
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (searchPlaces.some((place) => (place === "package.json" ? hasKey(join(dir, place), moduleName) : present(join(dir, place))))) return true;
+    if (
+      searchPlaces.some((place) =>
+        place === "package.json" ? hasKey(join(dir, place), moduleName) : present(join(dir, place)),
+      )
+    )
+      return true;
     if (dir === stop || dirname(dir) === dir) break;
   }
   const globalDir = options.globalDir ?? envPaths(moduleName, { suffix: "" }).config;
@@ -59,7 +73,7 @@ function hasKey(file: string, key: string): boolean {
   if (!present(file)) return false;
   try {
     const value: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return value === null || Object.hasOwn(Object(value), key);
+    return value === null || Object.hasOwn(value as object, key);
   } catch {
     return true;
   }

@@ -9,24 +9,45 @@ import { NAME_PATTERN } from "./names.ts";
 
 const integer = (what: string) =>
   z.int({ error: (issue) => (issue.input === undefined ? "required" : `expected ${what}`) });
-const text = z.string({ error: (issue) => (issue.input === undefined ? "required" : "expected a string") });
-const timeoutMs = integer("an integer").min(1, "expected at least 1 ms").max(600_000, "expected at most 600000 ms");
+const text = z.string({
+  error: (issue) => (issue.input === undefined ? "required" : "expected a string"),
+});
+const timeoutMs = integer("an integer")
+  .min(1, "expected at least 1 ms")
+  .max(600_000, "expected at most 600000 ms");
 const tuning = {
   timeoutMs: timeoutMs.optional(),
-  maxConcurrency: integer("an integer").min(1, "expected at least 1").max(256, "expected at most 256").optional(),
-  cacheTtlMs: integer("an integer").min(0, "expected 0 or more ms").max(600_000, "expected at most 600000 ms").optional(),
+  maxConcurrency: integer("an integer")
+    .min(1, "expected at least 1")
+    .max(256, "expected at most 256")
+    .optional(),
+  cacheTtlMs: integer("an integer")
+    .min(0, "expected 0 or more ms")
+    .max(600_000, "expected at most 600000 ms")
+    .optional(),
 };
 
 const clusterSchema = z
   .strictObject({
     id: integer("an integer").min(1, "expected a positive integer").optional(),
     name: text
-      .regex(NAME_PATTERN, "expected letters, digits, '_', '.' or '-', starting with a letter or digit")
-      .refine((name) => !/^\d+$/.test(name), "must not be made only of digits: a reference made of digits means a cluster id"),
+      .regex(
+        NAME_PATTERN,
+        "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
+      )
+      .refine(
+        (name) => !/^\d+$/.test(name),
+        "must not be made only of digits: a reference made of digits means a cluster id",
+      ),
     icon: text.max(16, "expected at most 16 characters").optional(),
     host: text.min(1, "required"),
-    port: integer("an integer").min(1, "expected a port from 1 to 65535").max(65535, "expected a port from 1 to 65535").optional(),
-    tls: z.strictObject({ ca: text.optional(), cert: text.optional(), key: text.optional() }).optional(),
+    port: integer("an integer")
+      .min(1, "expected a port from 1 to 65535")
+      .max(65535, "expected a port from 1 to 65535")
+      .optional(),
+    tls: z
+      .strictObject({ ca: text.optional(), cert: text.optional(), key: text.optional() })
+      .optional(),
     ssh: z.strictObject({ username: text.optional(), privateKey: text.optional() }).optional(),
     ...tuning,
   })
@@ -41,35 +62,75 @@ const clusterSchema = z
 /** A token of `serve` that sees only some clusters: its SHA-256 or the variable holding it, never the token itself. */
 const tokenSchema = z
   .strictObject({
-    name: text.regex(NAME_PATTERN, "expected letters, digits, '_', '.' or '-', starting with a letter or digit"),
-    sha256: text.regex(/^[a-fA-F0-9]{64}$/, "expected the token's SHA-256, 64 hex digits (docklens token hash makes it)").optional(),
-    env: text.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the name of an environment variable").optional(),
-    clusters: z.array(text.regex(/^[a-zA-Z0-9_.*?-]+$/, "expected a cluster name, or a glob of names with * and ?"), { error: "expected an array of cluster names or globs" }).min(1, "expected at least one cluster name or glob"),
+    name: text.regex(
+      NAME_PATTERN,
+      "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
+    ),
+    sha256: text
+      .regex(
+        /^[a-fA-F0-9]{64}$/,
+        "expected the token's SHA-256, 64 hex digits (docklens token hash makes it)",
+      )
+      .optional(),
+    env: text
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the name of an environment variable")
+      .optional(),
+    clusters: z
+      .array(
+        text.regex(
+          /^[a-zA-Z0-9_.*?-]+$/,
+          "expected a cluster name, or a glob of names with * and ?",
+        ),
+        { error: "expected an array of cluster names or globs" },
+      )
+      .min(1, "expected at least one cluster name or glob"),
   })
-  .refine((token) => (token.sha256 === undefined) !== (token.env === undefined), { message: "expected either sha256 or env, not both and not neither" });
+  .refine((token) => (token.sha256 === undefined) !== (token.env === undefined), {
+    message: "expected either sha256 or env, not both and not neither",
+  });
 
 const configSchema = z
-  .strictObject({
-    clusters: z.array(clusterSchema, { error: "expected an array of clusters" }).min(1, "expected at least one cluster"),
-    defaults: z.strictObject(tuning).optional(),
-    showSecrets: z.boolean({ error: "expected true or false" }).optional(),
-    contexts: z.boolean({ error: "expected true or false" }).optional(),
-    discover: z.boolean({ error: "expected true or false" }).optional(),
-    tokens: z.array(tokenSchema, { error: "expected an array of tokens" }).optional(),
-  }, { error: "expected an object with a `clusters` array" })
+  .strictObject(
+    {
+      clusters: z
+        .array(clusterSchema, { error: "expected an array of clusters" })
+        .min(1, "expected at least one cluster"),
+      defaults: z.strictObject(tuning).optional(),
+      showSecrets: z.boolean({ error: "expected true or false" }).optional(),
+      contexts: z.boolean({ error: "expected true or false" }).optional(),
+      discover: z.boolean({ error: "expected true or false" }).optional(),
+      tokens: z.array(tokenSchema, { error: "expected an array of tokens" }).optional(),
+    },
+    { error: "expected an object with a `clusters` array" },
+  )
   .superRefine((config, ctx) => {
     const names = new Set<string>();
     const ids = new Set<number>();
     config.clusters.forEach((cluster, index) => {
       const id = cluster.id ?? index + 1;
-      if (names.has(cluster.name)) ctx.addIssue({ code: "custom", path: ["clusters", index, "name"], message: `duplicate name "${cluster.name}"` });
-      if (ids.has(id)) ctx.addIssue({ code: "custom", path: ["clusters", index, "id"], message: `duplicate id ${id}` });
+      if (names.has(cluster.name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["clusters", index, "name"],
+          message: `duplicate name "${cluster.name}"`,
+        });
+      if (ids.has(id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["clusters", index, "id"],
+          message: `duplicate id ${id}`,
+        });
       names.add(cluster.name);
       ids.add(id);
     });
     const tokens = new Set<string>();
     config.tokens?.forEach((token, index) => {
-      if (tokens.has(token.name)) ctx.addIssue({ code: "custom", path: ["tokens", index, "name"], message: `duplicate name "${token.name}"` });
+      if (tokens.has(token.name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["tokens", index, "name"],
+          message: `duplicate name "${token.name}"`,
+        });
       tokens.add(token.name);
     });
   });
@@ -81,10 +142,17 @@ export type DocklensConfigInput = z.input<typeof configSchema>;
  * Validate a parsed config object and apply the defaults of D2 and D11. Throws `INVALID_CONFIG`
  * naming `source` and the first bad field, e.g. `clusters[1].port: expected an integer`.
  */
-export function normalizeConfig(input: unknown, source: string | null, env: NodeJS.ProcessEnv = process.env): DocklensConfig {
+export function normalizeConfig(
+  input: unknown,
+  source: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+): DocklensConfig {
   const fail = (path: ReadonlyArray<PropertyKey>, message: string): never => {
     const where = formatPath(path);
-    throw new DocklensError("INVALID_CONFIG", `invalid config ${source ?? ""}: ${where ? `${where}: ` : ""}${message}`);
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `invalid config ${source ?? ""}: ${where ? `${where}: ` : ""}${message}`,
+    );
   };
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
@@ -105,15 +173,26 @@ export function normalizeConfig(input: unknown, source: string | null, env: Node
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
   });
   const own = clusters.map((cluster, index) =>
-    toClusterConfig({ ...cluster, id: cluster.id ?? index + 1 }, parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined), { ...DEFAULT_TUNING, ...defaults }),
+    toClusterConfig(
+      { ...cluster, id: cluster.id ?? index + 1 },
+      parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined),
+      { ...DEFAULT_TUNING, ...defaults },
+    ),
   );
-  const found = discoverMore(env, own, { contexts: contexts ?? false, discover: discover ?? false });
+  const found = discoverMore(env, own, {
+    contexts: contexts ?? false,
+    discover: discover ?? false,
+  });
   return {
     source,
     showSecrets: showSecrets ?? false,
     clusters: [...own, ...found.clusters],
     warnings: found.warnings,
-    tokens: (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({ name, clusters: globs, ...(sha256 ? { sha256: sha256.toLowerCase() } : { env: variable! }) })),
+    tokens: (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({
+      name,
+      clusters: globs,
+      ...(sha256 ? { sha256: sha256.toLowerCase() } : { env: variable! }),
+    })),
   };
 }
 
@@ -132,13 +211,16 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): Record<string, unknown> {
 /** The known key closest to a misspelt one, if it is close enough to be what was meant. */
 function suggest(key: string, known: string[]): string | undefined {
   const lower = key.toLowerCase();
-  const ranked = known.map((name) => ({ name, distance: leven(lower, name.toLowerCase()) })).sort((a, b) => a.distance - b.distance);
+  const ranked = known
+    .map((name) => ({ name, distance: leven(lower, name.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance);
   const best = ranked[0];
   return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.name : undefined;
 }
 
 /** `["clusters", 1, "port"]` → `clusters[1].port`. */
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`)).join("");
+  return path
+    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`))
+    .join("");
 }
-

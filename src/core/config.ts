@@ -31,7 +31,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
   const env = options.env ?? process.env;
   const explicit = options.configPath ?? (env.DOCKLENS_CONFIG || undefined);
   const cwd = options.cwd ?? process.cwd();
-  const none = `no config file from ${cwd} up to the home directory, nor in ~/.config/docklens, and DOCKLENS_CONFIG is not set`;
+  const none =
+    `no config file from ${cwd} up to the home directory, nor in ~/.config/docklens, ` +
+    "and DOCKLENS_CONFIG is not set";
   if (!explicit && !mayFindConfig(cwd, SEARCH_PLACES, "docklens")) return withoutFile(env, none);
   const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
   // Each loader tags its failure with the file, so that a broken file found by the search is named.
@@ -40,22 +42,35 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
       ext,
       async (filepath: string, content: string) => {
         try {
-          return await load(filepath, content);
+          return (await load(filepath, content)) as unknown;
         } catch (error) {
           throw Object.assign(error as Error, { filepath });
         }
       },
     ]),
   );
-  const explorer = cosmiconfig("docklens", { searchPlaces: SEARCH_PLACES, searchStrategy: "global", loaders });
+  const explorer = cosmiconfig("docklens", {
+    searchPlaces: SEARCH_PLACES,
+    searchStrategy: "global",
+    loaders,
+  });
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   try {
-    found = explicit ? await explorer.load(resolve(options.cwd ?? "", explicit)) : await explorer.search(options.cwd);
+    found = explicit
+      ? await explorer.load(resolve(options.cwd ?? "", explicit))
+      : await explorer.search(options.cwd);
   } catch (error) {
-    throw new DocklensError("INVALID_CONFIG", readFailure(error, explicit ? resolve(options.cwd ?? "", explicit) : undefined));
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      readFailure(error, explicit ? resolve(options.cwd ?? "", explicit) : undefined),
+    );
   }
   if (!found) return withoutFile(env, none);
-  if (found.isEmpty) throw new DocklensError("INVALID_CONFIG", `invalid config ${found.filepath}: the file is empty`);
+  if (found.isEmpty)
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `invalid config ${found.filepath}: the file is empty`,
+    );
   // The schema library loads only when there is a file to check: `npx docklens` on the
   // embedded default starts without it.
   const { normalizeConfig } = await import("./config-schema.ts");
@@ -71,18 +86,28 @@ function withoutFile(env: NodeJS.ProcessEnv, reason: string): DocklensConfig {
   return { source: null, noFileReason: reason, showSecrets: false, clusters, warnings };
 }
 
-const FILE_ERRORS: Record<string, string> = { ENOENT: "no such file", EISDIR: "is a directory", EACCES: "permission denied" };
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: "is a directory",
+  EACCES: "permission denied",
+};
 
 /**
  * One line for a config file that could not be read or parsed. Parser messages carry a code
  * frame over several lines; keep the file and the parser's reason (with its line and column).
  */
 function readFailure(error: unknown, file: string | undefined): string {
-  const err = error as NodeJS.ErrnoException & { filepath?: string; reason?: string; mark?: { line: number; column: number } };
+  const err = error as NodeJS.ErrnoException & {
+    filepath?: string;
+    reason?: string;
+    mark?: { line: number; column: number };
+  };
   const where = file ?? err.filepath ?? "";
   const reason =
     (err.code && FILE_ERRORS[err.code]) ??
-    (err.reason && err.mark ? `${err.reason} (line ${err.mark.line + 1}, column ${err.mark.column + 1})` : undefined) ??
+    (err.reason && err.mark
+      ? `${err.reason} (line ${err.mark.line + 1}, column ${err.mark.column + 1})`
+      : undefined) ??
     String(err.message ?? error)
       .split("\n")
       .map((line) => line.trim())

@@ -1,6 +1,11 @@
 import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./cluster-config.ts";
-import { acrossClusters, type AcrossClustersOptions, type ClusterError, type ClusterRef } from "./across-clusters.ts";
+import {
+  acrossClusters,
+  type AcrossClustersOptions,
+  type ClusterError,
+  type ClusterRef,
+} from "./across-clusters.ts";
 import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
 import { DocklensError, isDocklensError } from "./errors.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
@@ -21,15 +26,22 @@ export interface ListContainersResult {
  * All containers of a cluster, stopped ones included, and the running sub-list (D4), with
  * docker's filters applied by the engine when given. `cluster` is an id or a name (D1).
  */
-export async function listContainers(cluster: string, options: ListOptions): Promise<ListContainersResult> {
+export async function listContainers(
+  cluster: string,
+  options: ListOptions,
+): Promise<ListContainersResult> {
   const config = resolveCluster(cluster, options);
   const { query, read, statuses } = filteredCall("containers", options.filters);
   // The mapping runs inside the shared read: callers of the same read get the same body.
   return callEngine(
     config,
     async (docker, signal) => {
-      const items = await dialEngine(docker, "/containers/json", signal, { query: { all: true, ...query } });
-      const containers = expectBody<Dockerode.ContainerInfo[]>(items, "array", config).map(toContainerItem);
+      const items = await dialEngine(docker, "/containers/json", signal, {
+        query: { all: true, ...query },
+      });
+      const containers = expectBody<Dockerode.ContainerInfo[]>(items, "array", config).map(
+        toContainerItem,
+      );
       return { containers, running: containers.filter(isRunning) };
     },
     { ...options, read, ...(statuses ? { statuses } : {}) },
@@ -51,9 +63,14 @@ export interface ListAllContainersResult {
  * order, then as each engine lists them. A cluster that fails is in `errors`, and the others
  * are still listed; filters apply on every engine.
  */
-export async function listAllContainers(options: ListOptions & AcrossClustersOptions): Promise<ListAllContainersResult> {
+export async function listAllContainers(
+  options: ListOptions & AcrossClustersOptions,
+): Promise<ListAllContainersResult> {
   const { results, errors } = await acrossClusters(options, async (config, cluster) =>
-    (await listContainers(String(config.id), options)).containers.map((item) => ({ ...item, cluster })),
+    (await listContainers(String(config.id), options)).containers.map((item) => ({
+      ...item,
+      cluster,
+    })),
   );
   const containers = results.flatMap((result) => result.value);
   return { containers, running: containers.filter(isRunning), errors };
@@ -76,7 +93,9 @@ export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
     Ports: item.Ports ?? [],
     Mounts: item.Mounts ?? [],
     Labels: item.Labels ?? {},
-    HostConfig: item.HostConfig ?? { NetworkMode: Object.keys(item.NetworkSettings?.Networks ?? {})[0] ?? "default" },
+    HostConfig: item.HostConfig ?? {
+      NetworkMode: Object.keys(item.NetworkSettings?.Networks ?? {})[0] ?? "default",
+    },
     State: item.State === "stopped" ? "exited" : item.State,
   };
 }
@@ -97,11 +116,16 @@ export type InspectContainerResult = Dockerode.ContainerInspectInfo;
  * The engine's inspect body of one container (D6), with sensitive environment values replaced
  * by `<redacted>` unless secrets are shown (D15). Throws `CONTAINER_NOT_FOUND` for an unknown one.
  */
-export async function inspectContainer(input: InspectContainerInput, options: InspectContainerOptions): Promise<InspectContainerResult> {
+export async function inspectContainer(
+  input: InspectContainerInput,
+  options: InspectContainerOptions,
+): Promise<InspectContainerResult> {
   const { detail } = await inspectRaw(input, options);
   const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
   // A copy: the body may be shared with other callers of the same read.
-  return !showSecrets && Array.isArray(detail.Config?.Env) ? { ...detail, Config: { ...detail.Config, Env: redactEnv(detail.Config.Env) } } : detail;
+  return !showSecrets && Array.isArray(detail.Config?.Env)
+    ? { ...detail, Config: { ...detail.Config, Env: redactEnv(detail.Config.Env) } }
+    : detail;
 }
 
 /** A container found by name, with what the streaming calls (logs, stats, attach) need of it. */
@@ -123,13 +147,29 @@ export interface ContainerTarget {
  * Find one container (D6); throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with
  * `running: true` when it is stopped (or, with `unpaused: true` too, paused).
  */
-export async function findContainer(input: InspectContainerInput, options: CoreOptions & { running?: boolean; unpaused?: boolean }): Promise<ContainerTarget> {
+export async function findContainer(
+  input: InspectContainerInput,
+  options: CoreOptions & { running?: boolean; unpaused?: boolean },
+): Promise<ContainerTarget> {
   const { cluster, statuses, detail } = await inspectRaw(input, options);
   const running = Boolean(detail.State?.Running);
   const paused = Boolean(detail.State?.Paused);
-  if (options.running && !running) throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message as string);
-  if (options.unpaused && paused) throw new DocklensError("CONTAINER_NOT_RUNNING", `container ${JSON.stringify(input.name)} of cluster "${cluster.name}" is paused`);
-  return { cluster, id: detail.Id, name: detail.Name, tty: Boolean(detail.Config?.Tty), running, paused, statuses };
+  if (options.running && !running)
+    throw new DocklensError("CONTAINER_NOT_RUNNING", statuses[409]!.message as string);
+  if (options.unpaused && paused)
+    throw new DocklensError(
+      "CONTAINER_NOT_RUNNING",
+      `container ${JSON.stringify(input.name)} of cluster "${cluster.name}" is paused`,
+    );
+  return {
+    cluster,
+    id: detail.Id,
+    name: detail.Name,
+    tty: Boolean(detail.Config?.Tty),
+    running,
+    paused,
+    statuses,
+  };
 }
 
 async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
@@ -137,10 +177,19 @@ async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
   const name = checkName("container", input.name);
   const statuses = containerStatuses(input.name, cluster);
   try {
-    const body = await callEngine(cluster, (docker, signal) => dialEngine(docker, `/containers/${name}/json`, signal), { ...options, statuses, read: `container:${name}` });
-    return { cluster, statuses, detail: expectBody<InspectContainerResult>(body, "object", cluster) };
+    const body = await callEngine(
+      cluster,
+      (docker, signal) => dialEngine(docker, `/containers/${name}/json`, signal),
+      { ...options, statuses, read: `container:${name}` },
+    );
+    return {
+      cluster,
+      statuses,
+      detail: expectBody<InspectContainerResult>(body, "object", cluster),
+    };
   } catch (error) {
-    if (isDocklensError(error) && error.code === "AMBIGUOUS_NAME") throw await ambiguous(input.name, cluster, options);
+    if (isDocklensError(error) && error.code === "AMBIGUOUS_NAME")
+      throw await ambiguous(input.name, cluster, options);
     throw error;
   }
 }
@@ -149,14 +198,25 @@ async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
 const MAX_CANDIDATES = 5;
 
 /** `AMBIGUOUS_NAME` naming the containers whose ids start with `prefix`, so the user can pick one. */
-async function ambiguous(prefix: string, cluster: ClusterConfig, options: CoreOptions): Promise<DocklensError> {
+async function ambiguous(
+  prefix: string,
+  cluster: ClusterConfig,
+  options: CoreOptions,
+): Promise<DocklensError> {
   const { containers } = await listContainers(String(cluster.id), options);
   const matches = containers.filter((container) => container.Id.startsWith(prefix));
-  const shown = matches.slice(0, MAX_CANDIDATES).map((container) => `${container.Id.slice(0, 12)} (${container.Names[0]?.replace(/^\//, "") ?? "no name"})`);
-  const more = matches.length > MAX_CANDIDATES ? ` and ${matches.length - MAX_CANDIDATES} more` : "";
+  const shown = matches
+    .slice(0, MAX_CANDIDATES)
+    .map(
+      (container) =>
+        `${container.Id.slice(0, 12)} (${container.Names[0]?.replace(/^\//, "") ?? "no name"})`,
+    );
+  const more =
+    matches.length > MAX_CANDIDATES ? ` and ${matches.length - MAX_CANDIDATES} more` : "";
   return new DocklensError(
     "AMBIGUOUS_NAME",
-    `container id prefix ${JSON.stringify(prefix)} matches ${matches.length} containers of cluster "${cluster.name}": ${shown.join(", ")}${more}; give more of the id or the name`,
+    `container id prefix ${JSON.stringify(prefix)} matches ${matches.length} containers of ` +
+      `cluster "${cluster.name}": ${shown.join(", ")}${more}; give more of the id or the name`,
   );
 }
 
@@ -164,8 +224,14 @@ async function ambiguous(prefix: string, cluster: ClusterConfig, options: CoreOp
 export function containerStatuses(name: string, cluster: ClusterConfig): StatusErrors {
   const where = `container ${JSON.stringify(name)}`;
   return {
-    404: { code: "CONTAINER_NOT_FOUND", message: `${where} not found in cluster "${cluster.name}"` },
-    409: { code: "CONTAINER_NOT_RUNNING", message: `${where} of cluster "${cluster.name}" is not running` },
+    404: {
+      code: "CONTAINER_NOT_FOUND",
+      message: `${where} not found in cluster "${cluster.name}"`,
+    },
+    409: {
+      code: "CONTAINER_NOT_RUNNING",
+      message: `${where} of cluster "${cluster.name}" is not running`,
+    },
   };
 }
 

@@ -1,7 +1,13 @@
 import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_TUNING, toClusterConfig, type ClusterConfig, type ClusterInput, type EngineTuning } from "./cluster-config.ts";
+import {
+  DEFAULT_TUNING,
+  toClusterConfig,
+  type ClusterConfig,
+  type ClusterInput,
+  type EngineTuning,
+} from "./cluster-config.ts";
 import { readContextStore, type ContextStore, type DockerContext } from "./docker-contexts.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "./errors.ts";
@@ -16,7 +22,10 @@ export interface FoundClusters {
 
 /** Where Podman listens: rootful first, then the user's own service. */
 function podmanSockets(env: NodeJS.ProcessEnv): string[] {
-  return ["/run/podman/podman.sock", ...(env.XDG_RUNTIME_DIR ? [join(env.XDG_RUNTIME_DIR, "podman", "podman.sock")] : [])];
+  return [
+    "/run/podman/podman.sock",
+    ...(env.XDG_RUNTIME_DIR ? [join(env.XDG_RUNTIME_DIR, "podman", "podman.sock")] : []),
+  ];
 }
 
 /**
@@ -31,20 +40,37 @@ export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
   const warnings = [...store.warnings];
   // The docker CLI's own order: DOCKER_HOST wins over DOCKER_CONTEXT, which wins over the config file.
   const chosen = env.DOCKER_HOST ? "default" : env.DOCKER_CONTEXT || store.current;
-  const current = chosen === "default" ? undefined : store.contexts.find((context) => context.name === chosen);
+  const current =
+    chosen === "default" ? undefined : store.contexts.find((context) => context.name === chosen);
   if (chosen !== "default" && !current) {
-    const where = env.DOCKER_CONTEXT ? "DOCKER_CONTEXT" : `currentContext in ${join(store.dir, "config.json")}`;
-    throw new DocklensError("INVALID_CONFIG", `${where} names the docker context ${JSON.stringify(chosen)}, which does not exist (docker context ls lists them)`);
+    const where = env.DOCKER_CONTEXT
+      ? "DOCKER_CONTEXT"
+      : `currentContext in ${join(store.dir, "config.json")}`;
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `${where} names the docker context ${JSON.stringify(chosen)}, which does not exist ` +
+        "(docker context ls lists them)",
+    );
   }
   const local = current ? fromContext(current, { id: 1, name: "local" }) : defaultEngine(env);
-  if (typeof local === "string") throw new DocklensError("INVALID_CONFIG", `docker context ${JSON.stringify(chosen)}: ${local}`);
+  if (typeof local === "string")
+    throw new DocklensError("INVALID_CONFIG", `docker context ${JSON.stringify(chosen)}: ${local}`);
   const clusters = [local];
   const others = store.contexts.filter((context) => context !== current);
-  for (const reserved of others.filter((context) => context.name === "local" || context.name === "podman")) {
-    warnings.push(`docker context ${JSON.stringify(reserved.name)} skipped: with no config file, docklens names a cluster so itself`);
+  for (const reserved of others.filter(
+    (context) => context.name === "local" || context.name === "podman",
+  )) {
+    warnings.push(
+      `docker context ${JSON.stringify(reserved.name)} skipped: ` +
+        "with no config file, docklens names a cluster so itself",
+    );
   }
   clusters.push(...contextClusters(others, new Set(["local", "podman"]), 2, warnings));
-  const podman = podmanCluster(env, clusters.length + 1, new Set(clusters.map((cluster) => cluster.socketPath)));
+  const podman = podmanCluster(
+    env,
+    clusters.length + 1,
+    new Set(clusters.map((cluster) => cluster.socketPath)),
+  );
   if (podman) clusters.push(podman);
   return { clusters, warnings };
 }
@@ -54,7 +80,11 @@ export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
  * docker context and a Podman socket that exists, with ids after the file's highest. The file's
  * own names win on a clash.
  */
-export function discoverMore(env: NodeJS.ProcessEnv, own: readonly ClusterConfig[], options: { contexts: boolean; discover: boolean }): FoundClusters {
+export function discoverMore(
+  env: NodeJS.ProcessEnv,
+  own: readonly ClusterConfig[],
+  options: { contexts: boolean; discover: boolean },
+): FoundClusters {
   const taken = new Set(own.map((cluster) => cluster.name));
   let next = Math.max(0, ...own.map((cluster) => cluster.id)) + 1;
   const warnings: string[] = [];
@@ -75,27 +105,47 @@ export function discoverMore(env: NodeJS.ProcessEnv, own: readonly ClusterConfig
 }
 
 /** Contexts as clusters named after them, ids from `firstId`; those docklens cannot use become warnings. */
-function contextClusters(contexts: readonly DockerContext[], taken: ReadonlySet<string>, firstId: number, warnings: string[]): ClusterConfig[] {
+function contextClusters(
+  contexts: readonly DockerContext[],
+  taken: ReadonlySet<string>,
+  firstId: number,
+  warnings: string[],
+): ClusterConfig[] {
   const clusters: ClusterConfig[] = [];
   for (const context of contexts) {
     if (taken.has(context.name)) continue;
     const cluster = fromContext(context, { id: firstId + clusters.length, name: context.name });
-    if (typeof cluster === "string") warnings.push(`docker context ${JSON.stringify(context.name)} skipped: ${cluster}`);
+    if (typeof cluster === "string")
+      warnings.push(`docker context ${JSON.stringify(context.name)} skipped: ${cluster}`);
     else clusters.push(cluster);
   }
   return clusters;
 }
 
 /** A context as a cluster, or why docklens cannot use it. */
-function fromContext(context: DockerContext, as: { id: number; name: string }): ClusterConfig | string {
-  if (!NAME_PATTERN.test(as.name) || /^\d+$/.test(as.name)) return "a name docklens cannot take (letters, digits, '_', '.' or '-', and not only digits)";
-  if (context.host.startsWith("npipe:")) return "npipe hosts are Windows named pipes, which docklens cannot reach";
-  const tls = context.tls || context.skipTLSVerify ? { ...context.tls, ...(context.skipTLSVerify ? { insecure: true } : {}) } : undefined;
+function fromContext(
+  context: DockerContext,
+  as: { id: number; name: string },
+): ClusterConfig | string {
+  if (!NAME_PATTERN.test(as.name) || /^\d+$/.test(as.name))
+    return "a name docklens cannot take (letters, digits, '_', '.' or '-', and not only digits)";
+  if (context.host.startsWith("npipe:"))
+    return "npipe hosts are Windows named pipes, which docklens cannot reach";
+  const tls =
+    context.tls || context.skipTLSVerify
+      ? { ...context.tls, ...(context.skipTLSVerify ? { insecure: true } : {}) }
+      : undefined;
   if (tls) {
     const problem = checkKeyFiles({ tls });
     if (problem) return `its ${problem.field.replace("tls.", "")}.pem: ${problem.message}`;
   }
-  return cluster({ ...as, host: context.host, source: "context", context: context.name, ...(tls ? { tls } : {}) });
+  return cluster({
+    ...as,
+    host: context.host,
+    source: "context",
+    context: context.name,
+    ...(tls ? { tls } : {}),
+  });
 }
 
 /**
@@ -107,19 +157,31 @@ function fromContext(context: DockerContext, as: { id: number; name: string }): 
 function defaultEngine(env: NodeJS.ProcessEnv): ClusterConfig {
   const verify = Boolean(env.DOCKER_TLS_VERIFY);
   // With TLS asked for and no DOCKER_HOST, the docker CLI goes to the TLS port of this host.
-  const host = env.DOCKER_HOST || (verify || env.DOCKER_TLS ? "tcp://localhost:2376" : "/var/run/docker.sock");
+  const host =
+    env.DOCKER_HOST || (verify || env.DOCKER_TLS ? "tcp://localhost:2376" : "/var/run/docker.sock");
   let tls: ClusterInput["tls"];
   if (verify || env.DOCKER_TLS) {
-    const certPath = env.DOCKER_CERT_PATH || env.DOCKER_CONFIG || join(env.HOME || homedir(), ".docker");
-    const files = (["ca", "cert", "key"] as const).filter((file) => exists(join(certPath, `${file}.pem`)));
-    tls = { ...Object.fromEntries(files.map((file) => [file, join(certPath, `${file}.pem`)])), ...(verify ? {} : { insecure: true }) };
+    const certPath =
+      env.DOCKER_CERT_PATH || env.DOCKER_CONFIG || join(env.HOME || homedir(), ".docker");
+    const files = (["ca", "cert", "key"] as const).filter((file) =>
+      exists(join(certPath, `${file}.pem`)),
+    );
+    tls = {
+      ...Object.fromEntries(files.map((file) => [file, join(certPath, `${file}.pem`)])),
+      ...(verify ? {} : { insecure: true }),
+    };
   }
   if (tls) {
     const problem = checkKeyFiles({ tls });
-    if (problem) throw new DocklensError("INVALID_CONFIG", `DOCKER_CERT_PATH: ${problem.field.replace("tls.", "")}.pem: ${problem.message}`);
+    if (problem)
+      throw new DocklensError(
+        "INVALID_CONFIG",
+        `DOCKER_CERT_PATH: ${problem.field.replace("tls.", "")}.pem: ${problem.message}`,
+      );
   }
   const made = cluster({ id: 1, name: "local", host, source: "default", ...(tls ? { tls } : {}) });
-  if (typeof made === "string") throw new DocklensError("INVALID_CONFIG", `DOCKER_HOST ${JSON.stringify(host)}: ${made}`);
+  if (typeof made === "string")
+    throw new DocklensError("INVALID_CONFIG", `DOCKER_HOST ${JSON.stringify(host)}: ${made}`);
   return made;
 }
 
@@ -127,8 +189,14 @@ function defaultEngine(env: NodeJS.ProcessEnv): ClusterConfig {
  * `podman` on the first Podman socket that exists (one `stat` each), unless it is already a
  * cluster's: compared through symbolic links, since podman-docker links the docker socket to it.
  */
-function podmanCluster(env: NodeJS.ProcessEnv, id: number, known: ReadonlySet<string | undefined>): ClusterConfig | undefined {
-  const real = new Set([...known].filter((path): path is string => path !== undefined).map(realPath));
+function podmanCluster(
+  env: NodeJS.ProcessEnv,
+  id: number,
+  known: ReadonlySet<string | undefined>,
+): ClusterConfig | undefined {
+  const real = new Set(
+    [...known].filter((path): path is string => path !== undefined).map(realPath),
+  );
   const socket = podmanSockets(env).find((path) => exists(path) && !real.has(realPath(path)));
   if (!socket) return undefined;
   const made = cluster({ id, name: "podman", host: socket, source: "discovered" });
@@ -136,9 +204,16 @@ function podmanCluster(env: NodeJS.ProcessEnv, id: number, known: ReadonlySet<st
 }
 
 /** A found cluster with the default tuning, or why its host cannot be used. */
-function cluster(input: ClusterInput, tuning: EngineTuning = DEFAULT_TUNING): ClusterConfig | string {
+function cluster(
+  input: ClusterInput,
+  tuning: EngineTuning = DEFAULT_TUNING,
+): ClusterConfig | string {
   try {
-    return toClusterConfig(input, parseEndpoint(input.host, undefined, input.tls !== undefined), tuning);
+    return toClusterConfig(
+      input,
+      parseEndpoint(input.host, undefined, input.tls !== undefined),
+      tuning,
+    );
   } catch (error) {
     return (error as Error).message;
   }

@@ -37,23 +37,40 @@ export function readContextStore(env: NodeJS.ProcessEnv): ContextStore {
   const warnings: string[] = [];
   const contexts: DockerContext[] = [];
   for (const digest of list(join(dir, "contexts", "meta"))) {
-    let meta: { Name?: unknown; Endpoints?: { docker?: { Host?: unknown; SkipTLSVerify?: unknown } } };
+    let meta: {
+      Name?: unknown;
+      Endpoints?: { docker?: { Host?: unknown; SkipTLSVerify?: unknown } };
+    };
     try {
-      meta = JSON.parse(readFileSync(join(dir, "contexts", "meta", digest, "meta.json"), "utf8"));
+      const file = join(dir, "contexts", "meta", digest, "meta.json");
+      meta = JSON.parse(readFileSync(file, "utf8")) as typeof meta;
     } catch {
-      warnings.push(`docker context in ${join(dir, "contexts", "meta", digest)} skipped: its meta.json cannot be read`);
+      warnings.push(
+        `docker context in ${join(dir, "contexts", "meta", digest)} skipped: its meta.json cannot be read`,
+      );
       continue;
     }
     const name = typeof meta?.Name === "string" ? meta.Name : undefined;
     const host = meta?.Endpoints?.docker?.Host;
     if (!name || typeof host !== "string") {
-      warnings.push(`docker context ${JSON.stringify(name ?? digest)} skipped: it has no docker endpoint`);
+      warnings.push(
+        `docker context ${JSON.stringify(name ?? digest)} skipped: it has no docker endpoint`,
+      );
       continue;
     }
     const tlsDir = join(dir, "contexts", "tls", digest, "docker");
     const files = new Set(list(tlsDir));
-    const tls = Object.fromEntries((["ca", "cert", "key"] as const).filter((file) => files.has(`${file}.pem`)).map((file) => [file, join(tlsDir, `${file}.pem`)]));
-    contexts.push({ name, host, skipTLSVerify: meta.Endpoints!.docker!.SkipTLSVerify === true, ...(Object.keys(tls).length ? { tls } : {}) });
+    const tls = Object.fromEntries(
+      (["ca", "cert", "key"] as const)
+        .filter((file) => files.has(`${file}.pem`))
+        .map((file) => [file, join(tlsDir, `${file}.pem`)]),
+    );
+    contexts.push({
+      name,
+      host,
+      skipTLSVerify: meta.Endpoints!.docker!.SkipTLSVerify === true,
+      ...(Object.keys(tls).length ? { tls } : {}),
+    });
   }
   contexts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { dir, current: currentContext(dir), contexts, warnings };
@@ -62,8 +79,12 @@ export function readContextStore(env: NodeJS.ProcessEnv): ContextStore {
 /** `currentContext` of the docker CLI's `config.json`; `default` when it has none. */
 function currentContext(dir: string): string {
   try {
-    const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { currentContext?: unknown };
-    return typeof config.currentContext === "string" && config.currentContext ? config.currentContext : "default";
+    const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as {
+      currentContext?: unknown;
+    };
+    return typeof config.currentContext === "string" && config.currentContext
+      ? config.currentContext
+      : "default";
   } catch {
     return "default";
   }

@@ -1,4 +1,9 @@
-import { acrossClusters, type AcrossClustersOptions, type ClusterError, type ClusterRef } from "./across-clusters.ts";
+import {
+  acrossClusters,
+  type AcrossClustersOptions,
+  type ClusterError,
+  type ClusterRef,
+} from "./across-clusters.ts";
 import { listContainers } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 
@@ -33,16 +38,30 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
   const { results, errors } = await acrossClusters(options, async (config) => {
     const [{ containers }, version] = await Promise.all([
       listContainers(String(config.id), options),
-      callEngine(config, async (docker, signal) => expectBody<{ Version?: string }>(await dialEngine(docker, "/version", signal), "object", config), { ...options, read: "version" }),
+      callEngine(
+        config,
+        async (docker, signal) =>
+          expectBody<{ Version?: string }>(
+            await dialEngine(docker, "/version", signal),
+            "object",
+            config,
+          ),
+        { ...options, read: "version" },
+      ),
     ]);
     return { containers, version: version.Version ?? "" };
   });
-  const byReference = new Map<string, Map<number, { cluster: ClusterRef; imageIds: Set<string> }>>();
+  const byReference = new Map<
+    string,
+    Map<number, { cluster: ClusterRef; imageIds: Set<string> }>
+  >();
   for (const { cluster, value } of results) {
     for (const container of value.containers) {
       if (IMAGE_ID.test(container.Image)) continue;
       const reference = withTag(container.Image);
-      const clusters = byReference.get(reference) ?? new Map<number, { cluster: ClusterRef; imageIds: Set<string> }>();
+      const clusters =
+        byReference.get(reference) ??
+        new Map<number, { cluster: ClusterRef; imageIds: Set<string> }>();
       byReference.set(reference, clusters);
       const entry = clusters.get(cluster.id) ?? { cluster, imageIds: new Set<string>() };
       clusters.set(cluster.id, entry);
@@ -53,10 +72,21 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
     .filter(([, clusters]) => clusters.size > 1)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([reference, clusters]) => {
-      const entries = [...clusters.values()].map(({ cluster, imageIds }) => ({ cluster, imageIds: [...imageIds].sort() }));
-      return { reference, clusters: entries, drift: new Set(entries.flatMap((entry) => entry.imageIds)).size > 1 };
+      const entries = [...clusters.values()].map(({ cluster, imageIds }) => ({
+        cluster,
+        imageIds: [...imageIds].sort(),
+      }));
+      return {
+        reference,
+        clusters: entries,
+        drift: new Set(entries.flatMap((entry) => entry.imageIds)).size > 1,
+      };
     });
-  return { images, engines: results.map(({ cluster, value }) => ({ cluster, version: value.version })), errors };
+  return {
+    images,
+    engines: results.map(({ cluster, value }) => ({ cluster, version: value.version })),
+    errors,
+  };
 }
 
 /** `busybox` and `busybox:latest` are one reference; a digest or a tag stays as written. */

@@ -25,20 +25,32 @@ export function parseEndpoint(host: string, port?: number, tls = false): Endpoin
   const defaultPort = tls ? 2376 : 2375;
   if (host.startsWith("/") || host.startsWith("unix://")) {
     const socketPath = host.startsWith("/") ? host : host.slice("unix://".length);
-    if (!socketPath.startsWith("/")) throw new Error("expected an absolute socket path after unix://");
-    if (port !== undefined) throw new Error(`a socket path takes no port, but port ${port} is set beside it`);
+    if (!socketPath.startsWith("/"))
+      throw new Error("expected an absolute socket path after unix://");
+    if (port !== undefined)
+      throw new Error(`a socket path takes no port, but port ${port} is set beside it`);
     return { protocol: "unix", socketPath, port: 0 };
   }
   if (BARE_HOST.test(host)) {
-    return { protocol: tls ? "https" : "http", hostname: unbracket(host), port: port ?? defaultPort };
+    return {
+      protocol: tls ? "https" : "http",
+      hostname: unbracket(host),
+      port: port ?? defaultPort,
+    };
   }
   let url: URL;
   try {
     url = new URL(host);
   } catch {
-    throw new Error("expected a host name, an IP address, a socket path, or a tcp://, unix:// or ssh:// URL");
+    throw new Error(
+      "expected a host name, an IP address, a socket path, or a tcp://, unix:// or ssh:// URL",
+    );
   }
-  if (!SCHEMES.has(url.protocol) || !url.hostname || (url.pathname !== "" && url.pathname !== "/")) {
+  if (
+    !SCHEMES.has(url.protocol) ||
+    !url.hostname ||
+    (url.pathname !== "" && url.pathname !== "/")
+  ) {
     throw new Error(`unsupported engine address ${JSON.stringify(host)}`);
   }
   const urlPort = url.port ? Number(url.port) : undefined;

@@ -33,7 +33,10 @@ export async function openEngineStream(
   let stream: Readable;
   try {
     // The signal handed to dockerode is the caller's, not the deadline: the deadline would cut the stream.
-    stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), { ...options, purpose: "stream" })) as Readable;
+    stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), {
+      ...options,
+      purpose: "stream",
+    })) as Readable;
   } catch (error) {
     close();
     throw error;
@@ -45,7 +48,12 @@ export async function openEngineStream(
     try {
       for await (const chunk of stream) yield chunk as Buffer;
     } catch (error) {
-      if (!controller.signal.aborted) throw translateEngineError(error, cluster, options.statuses ? { statuses: options.statuses } : {});
+      if (!controller.signal.aborted)
+        throw translateEngineError(
+          error,
+          cluster,
+          options.statuses ? { statuses: options.statuses } : {},
+        );
     } finally {
       close();
     }

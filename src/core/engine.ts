@@ -21,11 +21,17 @@ export interface EngineClient {
 }
 
 /** Build a dockerode client of one cluster; dockerode itself is loaded here, on first use. */
-export async function createEngineClient(cluster: ClusterConfig, purpose: keyof typeof MAX_SOCKETS = "call"): Promise<EngineClient> {
+export async function createEngineClient(
+  cluster: ClusterConfig,
+  purpose: keyof typeof MAX_SOCKETS = "call",
+): Promise<EngineClient> {
   const [{ default: Docker }, http] = await Promise.all([import("dockerode"), import("node:http")]);
   // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
   // SSH engines speak plain HTTP through the SSH agent below.
-  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = { protocol: cluster.protocol === "unix" ? undefined : cluster.protocol === "https" ? "https" : "http" };
+  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = {
+    protocol:
+      cluster.protocol === "unix" ? undefined : cluster.protocol === "https" ? "https" : "http",
+  };
   let agent: import("node:http").Agent | undefined;
   if (cluster.protocol === "unix") {
     options.socketPath = cluster.socketPath;
@@ -35,22 +41,49 @@ export async function createEngineClient(cluster: ClusterConfig, purpose: keyof 
   }
   if (cluster.protocol === "https") {
     // `https://host` without a `tls` block: TLS with the system's CAs and no client certificate.
-    const [ca, cert, key] = await Promise.all([cluster.tls?.ca, cluster.tls?.cert, cluster.tls?.key].map(readKeyFile));
+    const [ca, cert, key] = await Promise.all(
+      [cluster.tls?.ca, cluster.tls?.cert, cluster.tls?.key].map(readKeyFile),
+    );
     // A docker context's SkipTLSVerify: the engine's certificate is not checked, as the docker CLI then does not.
-    const keys = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(cluster.tls?.insecure ? { rejectUnauthorized: false } : {}) };
+    const keys = {
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(cluster.tls?.insecure ? { rejectUnauthorized: false } : {}),
+    };
     Object.assign(options, keys);
     const https = await import("node:https"); // TLS loads only for TLS engines.
-    agent = new https.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], ...keys });
+    agent = new https.Agent({
+      keepAlive: purpose === "call",
+      maxSockets: MAX_SOCKETS[purpose],
+      ...keys,
+    });
   } else if (cluster.protocol === "ssh") {
     // Plain HTTP over our own SSH agent (see ssh-agent.ts); ssh2 loads only for SSH clusters.
-    const [{ createSshAgent }, ssh, privateKey] = await Promise.all([import("./ssh-agent.ts"), import("ssh2"), readKeyFile(cluster.ssh?.privateKey)]);
+    const [{ createSshAgent }, ssh, privateKey] = await Promise.all([
+      import("./ssh-agent.ts"),
+      import("ssh2"),
+      readKeyFile(cluster.ssh?.privateKey),
+    ]);
     const username = cluster.ssh?.username ?? cluster.username;
-    const auth = privateKey ? { privateKey } : process.env.SSH_AUTH_SOCK ? { agent: process.env.SSH_AUTH_SOCK } : {};
-    agent = createSshAgent(ssh.default ?? ssh, { host: cluster.hostname!, port: cluster.port, ...(username ? { username } : {}), ...auth }, MAX_SOCKETS[purpose]);
+    const auth = privateKey
+      ? { privateKey }
+      : process.env.SSH_AUTH_SOCK
+        ? { agent: process.env.SSH_AUTH_SOCK }
+        : {};
+    agent = createSshAgent(
+      ssh.default ?? ssh,
+      { host: cluster.hostname!, port: cluster.port, ...(username ? { username } : {}), ...auth },
+      MAX_SOCKETS[purpose],
+    );
   } else {
     // No TLS, so no server name: without one, Node derives it for every request and checks it
     // with net.isIP, whose IPv6 pattern costs a CLI run about 3 ms to compile on first use.
-    agent = new http.Agent({ keepAlive: purpose === "call", maxSockets: MAX_SOCKETS[purpose], servername: "" } as import("node:http").AgentOptions);
+    agent = new http.Agent({
+      keepAlive: purpose === "call",
+      maxSockets: MAX_SOCKETS[purpose],
+      servername: "",
+    } as import("node:http").AgentOptions);
   }
   if (agent) options.agent = agent;
   return { docker: new Docker(options), close: () => agent?.destroy() };
@@ -62,7 +95,10 @@ async function readKeyFile(path: string | undefined): Promise<Buffer | undefined
     return await readFile(path);
   } catch (error) {
     // The message names the kind of failure only: key paths never leave docklens (D15).
-    throw new Error(`cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new Error(
+      `cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      { cause: error },
+    );
   }
 }
 
@@ -71,7 +107,17 @@ async function readKeyFile(path: string | undefined): Promise<Buffer | undefined
  * `{ 404: { code: "CONTAINER_NOT_FOUND", message: 'container "web" not found in cluster "a"' } }`;
  * a message may be made from the engine's own (a filter value it refused says why).
  */
-export type StatusErrors = Partial<Record<number, { code: ErrorCode; message: string | ((engineMessage: string) => string); param?: string; /** Only when the engine's message matches. */ when?: RegExp }>>;
+export type StatusErrors = Partial<
+  Record<
+    number,
+    {
+      code: ErrorCode;
+      message: string | ((engineMessage: string) => string);
+      param?: string;
+      /** Only when the engine's message matches. */ when?: RegExp;
+    }
+  >
+>;
 
 /** Options of {@link callEngine}. */
 export interface CallEngineOptions extends CoreOptions {
@@ -91,14 +137,21 @@ export interface CallEngineOptions extends CoreOptions {
  * flight, sharing identical reads, and translate whatever it throws into a DocklensError (D10).
  * `run` must pass `signal` on to every dockerode call.
  */
-export function callEngine<T>(cluster: ClusterConfig, run: (docker: Dockerode, signal: AbortSignal) => Promise<T>, options: CallEngineOptions): Promise<T> {
+export function callEngine<T>(
+  cluster: ClusterConfig,
+  run: (docker: Dockerode, signal: AbortSignal) => Promise<T>,
+  options: CallEngineOptions,
+): Promise<T> {
   const slot = options.registry.slot(cluster);
   const call = async (caller: AbortSignal | undefined) => {
     slot.calls++;
     try {
       return await withDeadline(cluster, caller, options.statuses, (signal) =>
         // The limiter settles on abort, waiting or running, even if a library ignores the signal.
-        slot.limiter.run(async () => run(await options.registry.engine(cluster, options.purpose), signal), signal),
+        slot.limiter.run(
+          async () => run(await options.registry.engine(cluster, options.purpose), signal),
+          signal,
+        ),
       );
     } catch (error) {
       // A caller that left (a client gone) is no failure of the engine's.
@@ -113,17 +166,27 @@ export function callEngine<T>(cluster: ClusterConfig, run: (docker: Dockerode, s
 }
 
 /** `work` under the cluster's time limit (and the caller's signal), its errors translated. */
-async function withDeadline<T>(cluster: ClusterConfig, caller: AbortSignal | undefined, statuses: StatusErrors | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withDeadline<T>(
+  cluster: ClusterConfig,
+  caller: AbortSignal | undefined,
+  statuses: StatusErrors | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const deadline = AbortSignal.timeout(cluster.timeoutMs);
   try {
     return await work(caller ? AbortSignal.any([deadline, caller]) : deadline);
   } catch (error) {
-    throw translateEngineError(error, cluster, { timedOut: deadline.aborted, ...(statuses ? { statuses } : {}) });
+    throw translateEngineError(error, cluster, {
+      timedOut: deadline.aborted,
+      ...(statuses ? { statuses } : {}),
+    });
   }
 }
 
 /** Every HTTP status, so that docker-modem hands docklens the body of any answer to read itself. */
-const ANY_STATUS = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [index + 100, true]));
+const ANY_STATUS = Object.fromEntries(
+  Array.from({ length: 500 }, (_, index) => [index + 100, true]),
+);
 
 /**
  * A GET through dockerode's modem, the one way docklens asks an engine for something: with the
@@ -133,11 +196,24 @@ const ANY_STATUS = Object.fromEntries(Array.from({ length: 500 }, (_, index) => 
  * other status throws `{ statusCode, json }` for {@link translateEngineError}. `path` holds only
  * names already checked and encoded.
  */
-export async function dialEngine(docker: Dockerode, path: string, signal: AbortSignal, options: { query?: object; stream?: boolean } = {}): Promise<unknown> {
+export async function dialEngine(
+  docker: Dockerode,
+  path: string,
+  signal: AbortSignal,
+  options: { query?: object; stream?: boolean } = {},
+): Promise<unknown> {
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     docker.modem.dial(
-      { path: `${path}?`, method: "GET", options: { ...options.query }, isStream: true, abortSignal: signal, statusCodes: ANY_STATUS },
-      (error: unknown, body: unknown) => (error ? reject(error) : resolve(body as IncomingMessage)),
+      {
+        path: `${path}?`,
+        method: "GET",
+        options: { ...options.query },
+        isStream: true,
+        abortSignal: signal,
+        statusCodes: ANY_STATUS,
+      },
+      (error: Error | null, body: unknown) =>
+        error ? reject(error) : resolve(body as IncomingMessage),
     );
   });
   if (options.stream && response.statusCode === 200) return response;
@@ -145,7 +221,10 @@ export async function dialEngine(docker: Dockerode, path: string, signal: AbortS
   for await (const chunk of response) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
   if (response.statusCode === 200) return parseBody(text);
-  throw Object.assign(new Error(`the engine answered ${response.statusCode}`), { statusCode: response.statusCode, json: parseBody(text) });
+  throw Object.assign(new Error(`the engine answered ${response.statusCode}`), {
+    statusCode: response.statusCode,
+    json: parseBody(text),
+  });
 }
 
 /** JSON when it is JSON; else the text, for {@link expectBody} to refuse. */
@@ -181,28 +260,55 @@ export function translateEngineError(
 ): DocklensError {
   if (isDocklensError(error)) return error;
   const where = engineOf(cluster);
-  if (context.timedOut) return new DocklensError("ENGINE_TIMEOUT", `${where} did not answer within ${cluster.timeoutMs} ms`);
-  const err = error as { name?: string; code?: string; statusCode?: number; json?: unknown; message?: string; level?: string };
-  if (err?.name === "AbortError") return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
+  if (context.timedOut)
+    return new DocklensError(
+      "ENGINE_TIMEOUT",
+      `${where} did not answer within ${cluster.timeoutMs} ms`,
+    );
+  const err = error as {
+    name?: string;
+    code?: string;
+    statusCode?: number;
+    json?: unknown;
+    message?: string;
+    level?: string;
+  };
+  if (err?.name === "AbortError")
+    return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
   if (typeof err?.statusCode === "number") {
     const message = engineMessage(err.json) ?? "no message";
     // The user's id prefix matches several items: older engines answer 500, newer 400.
-    if (AMBIGUOUS.test(message)) return new DocklensError("AMBIGUOUS_NAME", `${where} found several items for one name: ${message}`);
+    if (AMBIGUOUS.test(message))
+      return new DocklensError(
+        "AMBIGUOUS_NAME",
+        `${where} found several items for one name: ${message}`,
+      );
     const meaning = context.statuses?.[err.statusCode];
-    if (meaning && (!meaning.when || meaning.when.test(message))) return new DocklensError(meaning.code, typeof meaning.message === "function" ? meaning.message(message) : meaning.message, { ...(meaning.param ? { param: meaning.param } : {}) });
+    if (meaning && (!meaning.when || meaning.when.test(message)))
+      return new DocklensError(
+        meaning.code,
+        typeof meaning.message === "function" ? meaning.message(message) : meaning.message,
+        { ...(meaning.param ? { param: meaning.param } : {}) },
+      );
     return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${message}`);
   }
   const code = err?.code ?? "";
   const reason =
     UNREACHABLE[code] ??
-    (/TLS|CERT|SSL/.test(code) || /tls|certificate|ssl/i.test(err?.message ?? "") ? `TLS failure (${code || "handshake"})` : undefined) ??
+    (/TLS|CERT|SSL/.test(code) || /tls|certificate|ssl/i.test(err?.message ?? "")
+      ? `TLS failure (${code || "handshake"})`
+      : undefined) ??
     (err?.level ? `SSH failure (${err.level})` : undefined) ??
     (code ? code : err?.message === "socket hang up" ? "connection closed" : `unexpected failure`);
   return new DocklensError("ENGINE_UNREACHABLE", `cannot reach ${where}: ${reason}`);
 }
 
 function engineMessage(json: unknown): string | undefined {
-  if (json && typeof json === "object" && typeof (json as { message?: unknown }).message === "string") {
+  if (
+    json &&
+    typeof json === "object" &&
+    typeof (json as { message?: unknown }).message === "string"
+  ) {
     return (json as { message: string }).message.slice(0, 300);
   }
   return typeof json === "string" ? json.slice(0, 300) : undefined;
@@ -213,7 +319,13 @@ function engineMessage(json: unknown): string | undefined {
  * engine's port (a web server answering HTML, say) is `ENGINE_ERROR`, not a crash later.
  */
 export function expectBody<T>(value: unknown, kind: "array" | "object", cluster: ClusterConfig): T {
-  const ok = kind === "array" ? Array.isArray(value) : value !== null && typeof value === "object" && !Array.isArray(value) && !Buffer.isBuffer(value);
+  const ok =
+    kind === "array"
+      ? Array.isArray(value)
+      : value !== null &&
+        typeof value === "object" &&
+        !Array.isArray(value) &&
+        !Buffer.isBuffer(value);
   if (!ok) throw new DocklensError("ENGINE_ERROR", `${engineOf(cluster)} did not answer with JSON`);
   return value as T;
 }

@@ -44,8 +44,12 @@ export interface StreamEventsOptions extends CoreOptions {
  * the consumer stops, or (with `until`) every engine has sent everything up to it. A consumer
  * iterates it, or aborts `options.signal`: either closes the engine streams.
  */
-export async function streamEvents(options: StreamEventsOptions): Promise<AsyncGenerator<ClusterEvent | EventStatus>> {
-  const clusters = options.clusters?.length ? [...new Set(options.clusters.map((ref) => resolveCluster(ref, options)))] : options.registry.config.clusters;
+export async function streamEvents(
+  options: StreamEventsOptions,
+): Promise<AsyncGenerator<ClusterEvent | EventStatus>> {
+  const clusters = options.clusters?.length
+    ? [...new Set(options.clusters.map((ref) => resolveCluster(ref, options)))]
+    : options.registry.config.clusters;
   const controller = new AbortController();
   const stop = () => controller.abort();
   if (options.signal?.aborted) stop();
@@ -63,13 +67,25 @@ export async function streamEvents(options: StreamEventsOptions): Promise<AsyncG
     wake?.();
   };
   // Made once: a `then` per wait would stay attached until every engine stream ends, which may be never.
-  const done = Promise.all(clusters.map((cluster) => follow(cluster, options, controller.signal, push))).then(() => true as const);
+  const done = Promise.all(
+    clusters.map((cluster) => follow(cluster, options, controller.signal, push)),
+  ).then(() => true as const);
   return (async function* () {
     try {
       for (;;) {
         while (queue.length) yield queue.shift()!;
-        if (overflow) throw new DocklensError("CLIENT_TOO_SLOW", `this client fell ${max} events behind; reconnect with since set to the last event's time`);
-        if (controller.signal.aborted || (await Promise.race([done, new Promise<false>((resolve) => (wake = () => resolve(false)))]))) {
+        if (overflow)
+          throw new DocklensError(
+            "CLIENT_TOO_SLOW",
+            `this client fell ${max} events behind; reconnect with since set to the last event's time`,
+          );
+        if (
+          controller.signal.aborted ||
+          (await Promise.race([
+            done,
+            new Promise<false>((resolve) => (wake = () => resolve(false))),
+          ]))
+        ) {
           while (queue.length) yield queue.shift()!;
           return;
         }
@@ -82,7 +98,12 @@ export async function streamEvents(options: StreamEventsOptions): Promise<AsyncG
 }
 
 /** One cluster's events, reconnecting until `signal` aborts or `until` is reached. */
-async function follow(cluster: ClusterConfig, options: StreamEventsOptions, signal: AbortSignal, push: (item: ClusterEvent | EventStatus) => void): Promise<void> {
+async function follow(
+  cluster: ClusterConfig,
+  options: StreamEventsOptions,
+  signal: AbortSignal,
+  push: (item: ClusterEvent | EventStatus) => void,
+): Promise<void> {
   const ref = { id: cluster.id, name: cluster.name };
   const [first, last] = options.backoffMs ?? [250, 10_000];
   let since = options.since?.toFixed(9);
@@ -90,9 +111,18 @@ async function follow(cluster: ClusterConfig, options: StreamEventsOptions, sign
   let down = false;
   while (!signal.aborted) {
     try {
-      const query = { ...(since !== undefined ? { since } : {}), ...(options.until !== undefined ? { until: options.until.toFixed(9) } : {}), ...(options.filters ? { filters: JSON.stringify(options.filters) } : {}) };
+      const query = {
+        ...(since !== undefined ? { since } : {}),
+        ...(options.until !== undefined ? { until: options.until.toFixed(9) } : {}),
+        ...(options.filters ? { filters: JSON.stringify(options.filters) } : {}),
+      };
       const opened = Date.now();
-      const chunks = await openEngineStream(cluster, (docker, streamSignal) => dialEngine(docker, "/events", streamSignal, { query, stream: true }) as Promise<Readable>, { ...options, signal });
+      const chunks = await openEngineStream(
+        cluster,
+        (docker, streamSignal) =>
+          dialEngine(docker, "/events", streamSignal, { query, stream: true }) as Promise<Readable>,
+        { ...options, signal },
+      );
       // From now on, a reconnection asks for what came since: since the stream opened, or since the last event.
       since ??= (opened / 1000).toFixed(9);
       if (down) push({ cluster: ref, status: "reconnected" });
@@ -113,11 +143,19 @@ async function follow(cluster: ClusterConfig, options: StreamEventsOptions, sign
       }
       // With `until`, the engine ends the stream once it has sent everything up to it; earlier, it dropped out.
       if (untilPassed(options.until)) return;
-      throw new DocklensError("ENGINE_UNREACHABLE", `the event stream of cluster "${cluster.name}" ended`);
+      throw new DocklensError(
+        "ENGINE_UNREACHABLE",
+        `the event stream of cluster "${cluster.name}" ended`,
+      );
     } catch (error) {
       if (signal.aborted) return;
       const code = (error as DocklensError).code ?? "ENGINE_ERROR";
-      if (!down) push({ cluster: ref, status: "disconnected", error: (error as DocklensError).toJSON?.() ?? { code, message: String(error) } });
+      if (!down)
+        push({
+          cluster: ref,
+          status: "disconnected",
+          error: (error as DocklensError).toJSON?.() ?? { code, message: String(error) },
+        });
       down = true;
       // What waiting cannot mend (a filter this engine refuses), and a time past `until`, end this engine's part.
       if (!code.startsWith("ENGINE_") || untilPassed(options.until)) return;
@@ -133,7 +171,12 @@ async function follow(cluster: ClusterConfig, options: StreamEventsOptions, sign
  * `since` takes it (`seconds.nanoseconds`); else its `time` plus a second.
  */
 function after(event: Record<string, unknown>): string | undefined {
-  const nanos = typeof event.timeNano === "bigint" ? event.timeNano : typeof event.timeNano === "number" ? BigInt(Math.round(event.timeNano)) : undefined;
+  const nanos =
+    typeof event.timeNano === "bigint"
+      ? event.timeNano
+      : typeof event.timeNano === "number"
+        ? BigInt(Math.round(event.timeNano))
+        : undefined;
   if (nanos !== undefined) {
     const next = nanos + 1000n;
     return `${next / 1_000_000_000n}.${String(next % 1_000_000_000n).padStart(9, "0")}`;

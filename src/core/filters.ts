@@ -33,9 +33,24 @@ export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | 
     status: ["created", "restarting", "running", "removing", "paused", "exited", "dead"],
     volume: null,
   },
-  images: { before: null, dangling: BOOLEAN, label: null, reference: null, since: null, until: null },
+  images: {
+    before: null,
+    dangling: BOOLEAN,
+    label: null,
+    reference: null,
+    since: null,
+    until: null,
+  },
   volumes: { dangling: BOOLEAN, driver: null, label: null, name: null },
-  networks: { dangling: BOOLEAN, driver: null, id: null, label: null, name: null, scope: ["swarm", "global", "local"], type: ["custom", "builtin"] },
+  networks: {
+    dangling: BOOLEAN,
+    driver: null,
+    id: null,
+    label: null,
+    name: null,
+    scope: ["swarm", "global", "local"],
+    type: ["custom", "builtin"],
+  },
   events: {
     config: null,
     container: null,
@@ -49,7 +64,18 @@ export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | 
     scope: ["local", "swarm"],
     secret: null,
     service: null,
-    type: ["container", "image", "volume", "network", "daemon", "plugin", "node", "service", "secret", "config"],
+    type: [
+      "container",
+      "image",
+      "volume",
+      "network",
+      "daemon",
+      "plugin",
+      "node",
+      "service",
+      "secret",
+      "config",
+    ],
     volume: null,
   },
 };
@@ -63,7 +89,10 @@ const EXIT_CODE = /^-?\d{1,10}$/;
  * so the meaning is exactly docker's. An unknown key or malformed value is `INVALID_QUERY`
  * naming the allowed keys.
  */
-export function parseFilters(kind: FilterKind, entries: readonly string[]): EngineFilters | undefined {
+export function parseFilters(
+  kind: FilterKind,
+  entries: readonly string[],
+): EngineFilters | undefined {
   if (!entries.length) return undefined;
   const keys = FILTER_KEYS[kind];
   const filters: EngineFilters = {};
@@ -72,12 +101,24 @@ export function parseFilters(kind: FilterKind, entries: readonly string[]): Engi
     const key = eq === -1 ? entry : entry.slice(0, eq);
     const value = entry.slice(eq + 1);
     if (!Object.hasOwn(keys, key)) {
-      invalidQuery("filter", `unknown filter ${JSON.stringify(key.slice(0, 40))} for ${kind}; known: ${Object.keys(keys).join(", ")}`);
+      invalidQuery(
+        "filter",
+        `unknown filter ${JSON.stringify(key.slice(0, 40))} for ${kind}; known: ${Object.keys(keys).join(", ")}`,
+      );
     }
-    if (eq === -1 || value === "") invalidQuery("filter", `expected ${key}=value, got ${JSON.stringify(entry.slice(0, 60))}`);
+    if (eq === -1 || value === "")
+      invalidQuery("filter", `expected ${key}=value, got ${JSON.stringify(entry.slice(0, 60))}`);
     const allowed = keys[key];
-    if (allowed && !allowed.includes(value)) invalidQuery("filter", `${key}: expected ${allowed.join(", ")}, got ${JSON.stringify(value.slice(0, 40))}`);
-    if (key === "exited" && !EXIT_CODE.test(value)) invalidQuery("filter", `exited: expected an exit code, got ${JSON.stringify(value.slice(0, 40))}`);
+    if (allowed && !allowed.includes(value))
+      invalidQuery(
+        "filter",
+        `${key}: expected ${allowed.join(", ")}, got ${JSON.stringify(value.slice(0, 40))}`,
+      );
+    if (key === "exited" && !EXIT_CODE.test(value))
+      invalidQuery(
+        "filter",
+        `exited: expected an exit code, got ${JSON.stringify(value.slice(0, 40))}`,
+      );
     (filters[key] ??= []).push(value);
   }
   return filters;
@@ -86,7 +127,11 @@ export function parseFilters(kind: FilterKind, entries: readonly string[]): Engi
 /** A pattern of every entry {@link parseFilters} accepts for `kind`, for documents that describe it. */
 export function filterPattern(kind: FilterKind): string {
   const forms = Object.entries(FILTER_KEYS[kind]).map(([key, values]) =>
-    values ? `${key}=(?:${values.join("|")})` : key === "exited" ? `exited=${EXIT_CODE.source.slice(1, -1)}` : `${key}=.+`,
+    values
+      ? `${key}=(?:${values.join("|")})`
+      : key === "exited"
+        ? `exited=${EXIT_CODE.source.slice(1, -1)}`
+        : `${key}=.+`,
   );
   return `^(?:${forms.join("|")})$`;
 }
@@ -108,9 +153,20 @@ const REFUSED_FILTER = /filter|no such (container|image)|error while looking up/
  * share one call, and the engine's refusal of a filter value (a 400 or 404, or a 500 that says
  * so) as the user's `INVALID_QUERY`, not an engine failure.
  */
-export function filteredCall(list: FilterKind, filters: EngineFilters | undefined): { query: Record<string, string>; read: string; statuses?: StatusErrors } {
+export function filteredCall(
+  list: FilterKind,
+  filters: EngineFilters | undefined,
+): { query: Record<string, string>; read: string; statuses?: StatusErrors } {
   if (!filters) return { query: {}, read: list };
-  const refused = { code: "INVALID_QUERY" as const, message: (engine: string) => `filter: the engine refused it: ${engine}`, param: "filter" };
+  const refused = {
+    code: "INVALID_QUERY" as const,
+    message: (engine: string) => `filter: the engine refused it: ${engine}`,
+    param: "filter",
+  };
   const text = JSON.stringify(filters);
-  return { query: { filters: text }, read: `${list}?filters=${text}`, statuses: { 400: refused, 404: refused, 500: { ...refused, when: REFUSED_FILTER } } };
+  return {
+    query: { filters: text },
+    read: `${list}?filters=${text}`,
+    statuses: { 400: refused, 404: refused, 500: { ...refused, when: REFUSED_FILTER } },
+  };
 }

@@ -1,11 +1,19 @@
 import { DocklensError } from "./errors.ts";
 
 /** Rejects when `signal` aborts; for racing a promise that cannot be cancelled itself. */
-function whenAborted(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {
+function whenAborted(signal: AbortSignal | undefined): {
+  promise: Promise<never>;
+  dispose(): void;
+} {
   if (!signal) return { promise: new Promise<never>(() => {}), dispose() {} };
   let onAbort!: () => void;
   const promise = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason ?? new DocklensError("ENGINE_ERROR", "cancelled"));
+    onAbort = () =>
+      reject(
+        signal.reason instanceof Error
+          ? signal.reason
+          : new DocklensError("ENGINE_ERROR", "cancelled"),
+      );
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -75,12 +83,19 @@ const MAX_CACHED = 1000;
  * unless `ttlMs` allows: then a result is reused for that long after it came.
  */
 export class Coalescer {
-  private readonly inflight = new Map<string, { promise: Promise<unknown>; controller: AbortController; waiters: number }>();
+  private readonly inflight = new Map<
+    string,
+    { promise: Promise<unknown>; controller: AbortController; waiters: number }
+  >();
   private readonly cache = new Map<string, { value: unknown; expires: number }>();
 
   constructor(private readonly ttlMs = 0) {}
 
-  async run<T>(key: string, start: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(
+    key: string,
+    start: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const cached = this.cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.value as T;
     if (cached) this.cache.delete(key);

@@ -1,5 +1,10 @@
 import type Dockerode from "dockerode";
-import { acrossClusters, type AcrossClustersOptions, type ClusterError, type ClusterRef } from "./across-clusters.ts";
+import {
+  acrossClusters,
+  type AcrossClustersOptions,
+  type ClusterError,
+  type ClusterRef,
+} from "./across-clusters.ts";
 import { listContainers } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
@@ -33,7 +38,10 @@ export interface ListAllImagesResult {
  * The engine's inspect body of one image (D8), by reference (`local/busybox:1`) or id
  * (`sha256:…`, or a prefix); throws `IMAGE_NOT_FOUND` for an unknown one.
  */
-export async function inspectImage(input: ItemRef, options: CoreOptions): Promise<InspectImageResult> {
+export async function inspectImage(
+  input: ItemRef,
+  options: CoreOptions,
+): Promise<InspectImageResult> {
   return (await inspectObject("image", input, options)) as InspectImageResult;
 }
 
@@ -46,22 +54,40 @@ export async function listImages(cluster: string, options: ListOptions): Promise
   const config = resolveCluster(cluster, options);
   const { query, read, statuses } = filteredCall("images", options.filters);
   const [items, { containers }] = await Promise.all([
-    callEngine(config, async (docker, signal) => expectBody<Dockerode.ImageInfo[]>(await dialEngine(docker, "/images/json", signal, { query }), "array", config), {
-      ...options,
-      read,
-      ...(statuses ? { statuses } : {}),
-    }),
+    callEngine(
+      config,
+      async (docker, signal) =>
+        expectBody<Dockerode.ImageInfo[]>(
+          await dialEngine(docker, "/images/json", signal, { query }),
+          "array",
+          config,
+        ),
+      {
+        ...options,
+        read,
+        ...(statuses ? { statuses } : {}),
+      },
+    ),
     listContainers(String(config.id), { ...options, filters: undefined }),
   ]);
   const users = new Map<string, number>();
-  for (const container of containers) users.set(container.ImageID, (users.get(container.ImageID) ?? 0) + 1);
+  for (const container of containers)
+    users.set(container.ImageID, (users.get(container.ImageID) ?? 0) + 1);
   // A copy of each item: the engine's list may be shared with other callers of the same read.
-  const images = items.map((image) => ({ ...image, Created: new Date(image.Created * 1000).toISOString(), Containers: image.Containers >= 0 ? image.Containers : (users.get(image.Id) ?? 0) }));
+  const images = items.map((image) => ({
+    ...image,
+    Created: new Date(image.Created * 1000).toISOString(),
+    Containers: image.Containers >= 0 ? image.Containers : (users.get(image.Id) ?? 0),
+  }));
   return { images };
 }
 
 /** The images of every cluster (or of `options.clusters`), asked concurrently; clusters that fail are in `errors`. */
-export async function listAllImages(options: ListOptions & AcrossClustersOptions): Promise<ListAllImagesResult> {
-  const { results, errors } = await acrossClusters(options, async (config, cluster) => (await listImages(String(config.id), options)).images.map((image) => ({ ...image, cluster })));
+export async function listAllImages(
+  options: ListOptions & AcrossClustersOptions,
+): Promise<ListAllImagesResult> {
+  const { results, errors } = await acrossClusters(options, async (config, cluster) =>
+    (await listImages(String(config.id), options)).images.map((image) => ({ ...image, cluster })),
+  );
   return { images: results.flatMap((result) => result.value), errors };
 }

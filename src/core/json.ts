@@ -16,7 +16,8 @@ const LONG_NUMBER = /[:[,]\s*-?\d{16}/;
 export function parseEngineJson(text: string): unknown {
   if (!LONG_NUMBER.test(text)) return JSON.parse(text);
   return parse(text, null, {
-    parseNumber: (digits) => (isSafeNumber(digits) || !isInteger(digits) ? Number(digits) : BigInt(digits)),
+    parseNumber: (digits) =>
+      isSafeNumber(digits) || !isInteger(digits) ? Number(digits) : BigInt(digits),
     // As JSON.parse does: a key given twice keeps its last value.
     onDuplicateKey: ({ newValue }) => newValue,
   });

@@ -13,7 +13,11 @@ export interface KeyFileProblem {
   message: string;
 }
 
-const READ_ERRORS: Record<string, string> = { ENOENT: "no such file", EACCES: "permission denied", EISDIR: "is a directory" };
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EISDIR: "is a directory",
+};
 
 /**
  * Check that the files a cluster names can be read and hold what each field wants: PEM
@@ -50,18 +54,24 @@ export function checkKeyFiles(files: KeyFiles): KeyFileProblem | undefined {
   if (tls?.key) {
     const text = read("tls.key", tls.key);
     if (typeof text !== "string") return text;
-    if (text.includes("ENCRYPTED")) return problem("tls.key", "the key is encrypted; docklens needs a key without a passphrase");
+    if (text.includes("ENCRYPTED"))
+      return problem("tls.key", "the key is encrypted; docklens needs a key without a passphrase");
     try {
       key = createPrivateKey(text);
     } catch {
       return problem("tls.key", "expected a PEM private key (-----BEGIN ... PRIVATE KEY-----)");
     }
   }
-  if (cert && key && !cert.checkPrivateKey(key)) return problem("tls.key", "the key does not belong to the certificate of tls.cert");
+  if (cert && key && !cert.checkPrivateKey(key))
+    return problem("tls.key", "the key does not belong to the certificate of tls.cert");
   if (ssh?.privateKey) {
     const text = read("ssh.privateKey", ssh.privateKey);
     if (typeof text !== "string") return text;
-    if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) return problem("ssh.privateKey", "expected a private key file (-----BEGIN ... PRIVATE KEY-----)");
+    if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text))
+      return problem(
+        "ssh.privateKey",
+        "expected a private key file (-----BEGIN ... PRIVATE KEY-----)",
+      );
   }
   return undefined;
 }

@@ -4,7 +4,14 @@ import { findContainer, type ContainerTarget, type InspectContainerInput } from 
 import { callEngine, dialEngine } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { decodeOutput, type OutputLine } from "./output.ts";
-import { checkQueryNames, invalidQuery, parseBoolean, parseChoice, parseTime, type QueryInput } from "./query.ts";
+import {
+  checkQueryNames,
+  invalidQuery,
+  parseBoolean,
+  parseChoice,
+  parseTime,
+  type QueryInput,
+} from "./query.ts";
 import { DocklensError } from "./errors.ts";
 import type { CoreOptions } from "./registry.ts";
 
@@ -52,7 +59,11 @@ const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"]
 export function parseLogsQuery(query: QueryInput, now: number = Date.now()): LogsQuery {
   checkQueryNames(query, QUERY_NAMES);
   const { tail = String(DEFAULT_TAIL), since, until } = query;
-  if (!TAIL.test(tail)) invalidQuery("tail", `expected a number of lines or "all", got ${JSON.stringify(tail.slice(0, 40))}`);
+  if (!TAIL.test(tail))
+    invalidQuery(
+      "tail",
+      `expected a number of lines or "all", got ${JSON.stringify(tail.slice(0, 40))}`,
+    );
   return {
     tail: tail === "all" ? "all" : Number(tail),
     ...(since !== undefined ? { since: parseTime("since", since, now) } : {}),
@@ -67,7 +78,10 @@ export function parseLogsQuery(query: QueryInput, now: number = Date.now()): Log
  * The lines a container logged (D8): `tail` (default 100), `since`, `until`, `stream`, `timestamps`.
  * More than `maxBytes` of output is `INVALID_QUERY`, whose message says how to ask for less.
  */
-export async function readContainerLogs(input: InspectContainerInput, options: LogsOptions): Promise<ReadLogsResult> {
+export async function readContainerLogs(
+  input: InspectContainerInput,
+  options: LogsOptions,
+): Promise<ReadLogsResult> {
   const target = await findContainer(input, options);
   const query = { ...parseLogsQuery({}), ...options.query, follow: false };
   const maxBytes = options.maxBytes ?? MAX_LOG_BYTES;
@@ -79,7 +93,10 @@ export async function readContainerLogs(input: InspectContainerInput, options: L
       // Both bounds: output without newlines grows no lines, and a flood of empty lines grows no
       // bytes. Throwing out of the loops closes the engine stream.
       let body = 0;
-      for await (const line of decodeOutput(bounded(stream, maxBytes, input.name), { multiplexed: !target.tty, timestamps: query.timestamps })) {
+      for await (const line of decodeOutput(bounded(stream, maxBytes, input.name), {
+        multiplexed: !target.tty,
+        timestamps: query.timestamps,
+      })) {
         body += line.text.length + (line.time?.length ?? 0) + LINE_JSON_BYTES;
         if (body > maxBytes) throw tooMuchOutput(input.name, maxBytes);
         collected.push(line);
@@ -97,15 +114,27 @@ export async function readContainerLogs(input: InspectContainerInput, options: L
  * Unknown containers and unreachable engines fail here, before anything is streamed. Iterate
  * the lines to the end or abort `options.signal`: either closes the engine stream.
  */
-export async function followContainerLogs(input: InspectContainerInput, options: LogsOptions): Promise<AsyncGenerator<OutputLine>> {
+export async function followContainerLogs(
+  input: InspectContainerInput,
+  options: LogsOptions,
+): Promise<AsyncGenerator<OutputLine>> {
   const target = await findContainer(input, options);
   const query = { ...parseLogsQuery({}), ...options.query, follow: true };
-  const chunks = await openEngineStream(target.cluster, (docker, signal) => dialLogs(docker, target, query, signal), { ...options, statuses: target.statuses });
+  const chunks = await openEngineStream(
+    target.cluster,
+    (docker, signal) => dialLogs(docker, target, query, signal),
+    { ...options, statuses: target.statuses },
+  );
   return decodeOutput(chunks, { multiplexed: !target.tty, timestamps: query.timestamps });
 }
 
 /** `GET /containers/{id}/logs` as a stream, followed or not (see {@link dialEngine}). */
-async function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQuery, signal: AbortSignal): Promise<Readable> {
+async function dialLogs(
+  docker: Dockerode,
+  target: ContainerTarget,
+  query: LogsQuery,
+  signal: AbortSignal,
+): Promise<Readable> {
   const params = {
     stdout: query.stream !== "stderr",
     stderr: query.stream !== "stdout",
@@ -115,11 +144,18 @@ async function dialLogs(docker: Dockerode, target: ContainerTarget, query: LogsQ
     ...(query.since !== undefined ? { since: query.since.toFixed(9) } : {}),
     ...(query.until !== undefined ? { until: query.until.toFixed(9) } : {}),
   };
-  return (await dialEngine(docker, `/containers/${target.id}/logs`, signal, { query: params, stream: true })) as Readable;
+  return (await dialEngine(docker, `/containers/${target.id}/logs`, signal, {
+    query: params,
+    stream: true,
+  })) as Readable;
 }
 
 /** The chunks of `stream` until they add up to more than `maxBytes`; then this throws, which closes the stream. */
-async function* bounded(stream: Readable, maxBytes: number, container: string): AsyncGenerator<Buffer> {
+async function* bounded(
+  stream: Readable,
+  maxBytes: number,
+  container: string,
+): AsyncGenerator<Buffer> {
   let total = 0;
   for await (const chunk of stream) {
     total += (chunk as Buffer).length;
@@ -130,5 +166,9 @@ async function* bounded(stream: Readable, maxBytes: number, container: string): 
 
 function tooMuchOutput(container: string, maxBytes: number): DocklensError {
   const limit = maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`;
-  return new DocklensError("INVALID_QUERY", `the logs of container ${JSON.stringify(container)} asked for are over ${limit}: ask for fewer (tail, since, until) or stream them (follow)`);
+  return new DocklensError(
+    "INVALID_QUERY",
+    `the logs of container ${JSON.stringify(container)} asked for are over ${limit}: ` +
+      "ask for fewer (tail, since, until) or stream them (follow)",
+  );
 }

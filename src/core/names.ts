@@ -16,7 +16,10 @@ export type NameKind = "cluster" | "container" | "volume" | "network";
 export function checkName(kind: NameKind, name: string): string {
   const bare = kind === "container" && name.startsWith("/") ? name.slice(1) : name;
   if (bare.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(bare)) {
-    throw new DocklensError("INVALID_NAME", `invalid ${kind} name ${JSON.stringify(name.slice(0, 80))}: expected letters, digits, '_', '.' or '-'`);
+    throw new DocklensError(
+      "INVALID_NAME",
+      `invalid ${kind} name ${JSON.stringify(name.slice(0, 80))}: expected letters, digits, '_', '.' or '-'`,
+    );
   }
   // The pattern already excludes '/', '?', '#' and '%'; encoding keeps that true if it ever widens.
   return encodeURIComponent(bare);
@@ -24,10 +27,13 @@ export function checkName(kind: NameKind, name: string): string {
 
 // The engine's reference grammar (distribution/reference): [domain[:port]/]path[:tag][@digest].
 const COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
-const DOMAIN = "(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::\\d{1,5})?";
+const DOMAIN =
+  "(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::\\d{1,5})?";
 const TAG = "[\\w][\\w.-]{0,127}";
 const DIGEST = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
-const REFERENCE = new RegExp(`^(?:${DOMAIN}/)?${COMPONENT}(?:/${COMPONENT})*(?::${TAG})?(?:@${DIGEST})?$`);
+const REFERENCE = new RegExp(
+  `^(?:${DOMAIN}/)?${COMPONENT}(?:/${COMPONENT})*(?::${TAG})?(?:@${DIGEST})?$`,
+);
 const IMAGE_ID = /^(?:sha256:)?[a-f0-9]{1,64}$/;
 /** What {@link checkImageReference} accepts, as one pattern (for documents that describe it). */
 export const IMAGE_REFERENCE_PATTERN = new RegExp(`${IMAGE_ID.source}|${REFERENCE.source}`);
@@ -38,8 +44,15 @@ export const IMAGE_REFERENCE_PATTERN = new RegExp(`${IMAGE_ID.source}|${REFERENC
  * percent-encoded for the engine path, `/` and `:` included. Throws `INVALID_NAME`.
  */
 export function checkImageReference(reference: string): string {
-  if (reference.length > MAX_NAME_LENGTH || !(IMAGE_ID.test(reference) || REFERENCE.test(reference))) {
-    throw new DocklensError("INVALID_NAME", `invalid image reference ${JSON.stringify(reference.slice(0, 80))}: expected [registry/]name[:tag][@digest] or an image id`);
+  if (
+    reference.length > MAX_NAME_LENGTH ||
+    !(IMAGE_ID.test(reference) || REFERENCE.test(reference))
+  ) {
+    throw new DocklensError(
+      "INVALID_NAME",
+      `invalid image reference ${JSON.stringify(reference.slice(0, 80))}: ` +
+        "expected [registry/]name[:tag][@digest] or an image id",
+    );
   }
   return encodeURIComponent(reference);
 }

@@ -15,17 +15,29 @@ export interface ListNetworksResult {
  * name as `docker network ls` shows them: the engine answers in no stable order. `cluster` is an
  * id or a name (D1).
  */
-export async function listNetworks(cluster: string, options: ListOptions): Promise<ListNetworksResult> {
+export async function listNetworks(
+  cluster: string,
+  options: ListOptions,
+): Promise<ListNetworksResult> {
   const config = resolveCluster(cluster, options);
   const { query, read, statuses } = filteredCall("networks", options.filters);
   return callEngine(
     config,
-    async (docker, signal) => ({ networks: expectBody<Dockerode.NetworkInspectInfo[]>(await dialEngine(docker, "/networks", signal, { query }), "array", config).sort(byName) }),
+    async (docker, signal) => ({
+      networks: expectBody<Dockerode.NetworkInspectInfo[]>(
+        await dialEngine(docker, "/networks", signal, { query }),
+        "array",
+        config,
+      ).sort(byName),
+    }),
     { ...options, read, ...(statuses ? { statuses } : {}) },
   );
 }
 
 /** The engine's inspect body of one network, by name or id (D8); throws `NETWORK_NOT_FOUND`. */
-export async function inspectNetwork(input: ItemRef, options: CoreOptions): Promise<Dockerode.NetworkInspectInfo> {
+export async function inspectNetwork(
+  input: ItemRef,
+  options: CoreOptions,
+): Promise<Dockerode.NetworkInspectInfo> {
   return (await inspectObject("network", input, options)) as Dockerode.NetworkInspectInfo;
 }

@@ -48,31 +48,45 @@ export function createOutputDecoder(options: OutputDecoderOptions): OutputDecode
 
   const toLine = (stream: OutputLine["stream"], raw: string): OutputLine => {
     const match = options.timestamps ? TIMESTAMP.exec(raw) : null;
-    return match ? { stream, time: match[1]!, text: raw.slice(match[0].length) } : { stream, time: null, text: raw };
+    return match
+      ? { stream, time: match[1]!, text: raw.slice(match[0].length) }
+      : { stream, time: null, text: raw };
   };
 
   return {
     push(chunk) {
-      if (!options.multiplexed) return toLines("stdout", streams.stdout.decoder.write(chunk), false);
+      if (!options.multiplexed)
+        return toLines("stdout", streams.stdout.decoder.write(chunk), false);
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       const lines: OutputLine[] = [];
       while (pending.length >= HEADER) {
         const size = pending.readUInt32BE(4);
         if (pending.length < HEADER + size) break;
         const name = pending[0] === 2 ? "stderr" : "stdout";
-        lines.push(...toLines(name, streams[name].decoder.write(pending.subarray(HEADER, HEADER + size)), false));
+        lines.push(
+          ...toLines(
+            name,
+            streams[name].decoder.write(pending.subarray(HEADER, HEADER + size)),
+            false,
+          ),
+        );
         pending = pending.subarray(HEADER + size);
       }
       return lines;
     },
     end() {
-      return (["stdout", "stderr"] as const).flatMap((name) => toLines(name, streams[name].decoder.end(), true));
+      return (["stdout", "stderr"] as const).flatMap((name) =>
+        toLines(name, streams[name].decoder.end(), true),
+      );
     },
   };
 }
 
 /** Decode a whole stream of chunks into lines, as they come. */
-export async function* decodeOutput(chunks: AsyncIterable<Buffer>, options: OutputDecoderOptions): AsyncGenerator<OutputLine> {
+export async function* decodeOutput(
+  chunks: AsyncIterable<Buffer>,
+  options: OutputDecoderOptions,
+): AsyncGenerator<OutputLine> {
   const decoder = createOutputDecoder(options);
   for await (const chunk of chunks) yield* decoder.push(chunk);
   yield* decoder.end();

@@ -19,14 +19,26 @@ export interface ListProcessesOptions extends CoreOptions {
 export const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
 
 /** The processes of a running container (D8); a stopped one is `CONTAINER_NOT_RUNNING`. */
-export async function listProcesses(input: InspectContainerInput, options: ListProcessesOptions): Promise<ListProcessesResult> {
+export async function listProcesses(
+  input: InspectContainerInput,
+  options: ListProcessesOptions,
+): Promise<ListProcessesResult> {
   const psArgs = options.psArgs ?? "-ef";
-  if (!PS_ARGS.test(psArgs)) invalidQuery("ps_args", `expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`);
+  if (!PS_ARGS.test(psArgs))
+    invalidQuery(
+      "ps_args",
+      `expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`,
+    );
   const target = await findContainer(input, { ...options, running: true });
-  const body = await callEngine(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/top`, signal, { query: { ps_args: psArgs } }), {
-    ...options,
-    statuses: target.statuses,
-  });
+  const body = await callEngine(
+    target.cluster,
+    (docker, signal) =>
+      dialEngine(docker, `/containers/${target.id}/top`, signal, { query: { ps_args: psArgs } }),
+    {
+      ...options,
+      statuses: target.statuses,
+    },
+  );
   const top = expectBody<ListProcessesResult>(body, "object", target.cluster);
   return splitColumns({ Titles: top.Titles ?? [], Processes: top.Processes ?? [] });
 }
@@ -44,5 +56,8 @@ export function splitColumns(top: ListProcessesResult): ListProcessesResult {
     const fields = line.trim().split(/\s+/);
     return [...fields.slice(0, titles.length - 1), fields.slice(titles.length - 1).join(" ")];
   };
-  return { Titles: titles, Processes: top.Processes.map((row) => (row.length === 1 ? split(row[0]!) : row)) };
+  return {
+    Titles: titles,
+    Processes: top.Processes.map((row) => (row.length === 1 ? split(row[0]!) : row)),
+  };
 }

@@ -29,13 +29,23 @@ export function projectOf(container: Pick<Item, "Labels">): string | undefined {
  * containers of no project are left out.
  */
 export function groupProjects(containers: readonly Item[]): ProjectGroup[] {
-  const groups = new Map<string, { services: Set<string>; running: number; total: number; clusters: Map<number, ClusterRef> }>();
+  const groups = new Map<
+    string,
+    { services: Set<string>; running: number; total: number; clusters: Map<number, ClusterRef> }
+  >();
   for (const container of containers) {
     const name = projectOf(container);
     if (name === undefined) continue;
-    const group = groups.get(name) ?? { services: new Set<string>(), running: 0, total: 0, clusters: new Map<number, ClusterRef>() };
+    const group = groups.get(name) ?? {
+      services: new Set<string>(),
+      running: 0,
+      total: 0,
+      clusters: new Map<number, ClusterRef>(),
+    };
     groups.set(name, group);
-    const service = container.Labels?.[COMPOSE.service] ?? container.Labels?.[STACK.service]?.replace(`${name}_`, "");
+    const service =
+      container.Labels?.[COMPOSE.service] ??
+      container.Labels?.[STACK.service]?.replace(`${name}_`, "");
     if (service) group.services.add(service);
     group.total++;
     if (container.State === "running") group.running++;
@@ -43,5 +53,11 @@ export function groupProjects(containers: readonly Item[]): ProjectGroup[] {
   }
   return [...groups]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, group]) => ({ name, services: [...group.services].sort(), running: group.running, total: group.total, clusters: [...group.clusters.values()].sort((a, b) => a.id - b.id) }));
+    .map(([name, group]) => ({
+      name,
+      services: [...group.services].sort(),
+      running: group.running,
+      total: group.total,
+      clusters: [...group.clusters.values()].sort((a, b) => a.id - b.id),
+    }));
 }

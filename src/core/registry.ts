@@ -65,13 +65,22 @@ export function createRegistry(config: DocklensConfig): Registry {
     slot(cluster) {
       let slot = slots.get(cluster.id);
       if (!slot) {
-        slot = { limiter: new Limiter(cluster.maxConcurrency), reads: new Coalescer(cluster.cacheTtlMs), calls: 0, failures: new Map() };
+        slot = {
+          limiter: new Limiter(cluster.maxConcurrency),
+          reads: new Coalescer(cluster.cacheTtlMs),
+          calls: 0,
+          failures: new Map(),
+        };
         slots.set(cluster.id, slot);
       }
       return slot;
     },
     close() {
-      for (const client of clients.values()) client.then((c) => c.close(), () => {});
+      for (const client of clients.values())
+        client.then(
+          (c) => c.close(),
+          () => {},
+        );
       clients.clear();
     },
   };
@@ -104,6 +113,12 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
  * operations given it, exactly as a cluster that does not exist. Engine clients, bounds and
  * shared reads stay the registry's own.
  */
-export function narrowRegistry(registry: Registry, sees: (cluster: ClusterConfig) => boolean): Registry {
-  return { ...registry, config: { ...registry.config, clusters: registry.config.clusters.filter(sees) } };
+export function narrowRegistry(
+  registry: Registry,
+  sees: (cluster: ClusterConfig) => boolean,
+): Registry {
+  return {
+    ...registry,
+    config: { ...registry.config, clusters: registry.config.clusters.filter(sees) },
+  };
 }

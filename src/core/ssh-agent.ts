@@ -8,7 +8,11 @@ import type { Client, ConnectConfig } from "ssh2";
  * docklens uses it instead of docker-modem's own SSH agent, which opens an SSH connection per
  * request and crashes the process when the remote refuses the exec. Errors go to the request.
  */
-export function createSshAgent(ssh: typeof import("ssh2"), config: ConnectConfig, maxSockets: number): Agent {
+export function createSshAgent(
+  ssh: typeof import("ssh2"),
+  config: ConnectConfig,
+  maxSockets: number,
+): Agent {
   const agent = new Agent({ keepAlive: true, maxSockets });
   let connection: Promise<Client> | undefined;
 
@@ -30,25 +34,42 @@ export function createSshAgent(ssh: typeof import("ssh2"), config: ConnectConfig
     return connection;
   };
 
-  agent.createConnection = ((_options: unknown, callback: (error: Error | null, socket?: Duplex) => void) => {
+  agent.createConnection = (
+    _options: unknown,
+    callback: (error: Error | null, socket?: Duplex) => void,
+  ) => {
     connect().then(
       (client) =>
         client.exec("docker system dial-stdio", (error, channel) => {
           // `level`, as ssh2 marks its own errors, so that the message says what failed.
-          if (error) return callback(Object.assign(new Error(error.message), { level: "the host refused docker system dial-stdio" }));
+          if (error)
+            return callback(
+              Object.assign(new Error(error.message), {
+                level: "the host refused docker system dial-stdio",
+              }),
+            );
           // http wants a socket; a channel has no timers or Nagle to set.
-          Object.assign(channel, { setTimeout: () => channel, setNoDelay: () => channel, setKeepAlive: () => channel, ref: () => channel, unref: () => channel });
+          Object.assign(channel, {
+            setTimeout: () => channel,
+            setNoDelay: () => channel,
+            setKeepAlive: () => channel,
+            ref: () => channel,
+            unref: () => channel,
+          });
           callback(null, channel);
         }),
       (error: Error) => callback(error),
     );
     return undefined;
-  }) as unknown as Agent["createConnection"];
+  };
 
   const destroy = agent.destroy.bind(agent);
   agent.destroy = () => {
     destroy();
-    connection?.then((client) => client.end(), () => {});
+    connection?.then(
+      (client) => client.end(),
+      () => {},
+    );
     connection = undefined;
   };
   return agent;

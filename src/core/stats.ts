@@ -31,9 +31,17 @@ type EngineNumber = number | bigint;
 
 /** The parts of the engine's stats body the summary reads; the rest passes through in `raw`. */
 export interface EngineStats {
-  cpu_stats?: { cpu_usage?: { total_usage?: EngineNumber; percpu_usage?: EngineNumber[] }; system_cpu_usage?: EngineNumber; online_cpus?: EngineNumber };
+  cpu_stats?: {
+    cpu_usage?: { total_usage?: EngineNumber; percpu_usage?: EngineNumber[] };
+    system_cpu_usage?: EngineNumber;
+    online_cpus?: EngineNumber;
+  };
   precpu_stats?: { cpu_usage?: { total_usage?: EngineNumber }; system_cpu_usage?: EngineNumber };
-  memory_stats?: { usage?: EngineNumber; limit?: EngineNumber; stats?: Record<string, EngineNumber> };
+  memory_stats?: {
+    usage?: EngineNumber;
+    limit?: EngineNumber;
+    stats?: Record<string, EngineNumber>;
+  };
   networks?: Record<string, { rx_bytes?: EngineNumber; tx_bytes?: EngineNumber }>;
   blkio_stats?: { io_service_bytes_recursive?: Array<{ op: string; value: EngineNumber }> | null };
   pids_stats?: { current?: EngineNumber };
@@ -58,8 +66,12 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
   const cache = inactive === undefined ? undefined : n(inactive);
   const memoryUsage = cache !== undefined && cache < usage ? usage - cache : usage;
   const memoryLimit = n(memory.limit);
-  const io = (op: string) => (raw.blkio_stats?.io_service_bytes_recursive ?? []).filter((entry) => entry.op.toLowerCase() === op).reduce((sum, entry) => sum + n(entry.value), 0);
-  const net = (key: "rx_bytes" | "tx_bytes") => Object.values(raw.networks ?? {}).reduce((sum, iface) => sum + n(iface[key]), 0);
+  const io = (op: string) =>
+    (raw.blkio_stats?.io_service_bytes_recursive ?? [])
+      .filter((entry) => entry.op.toLowerCase() === op)
+      .reduce((sum, entry) => sum + n(entry.value), 0);
+  const net = (key: "rx_bytes" | "tx_bytes") =>
+    Object.values(raw.networks ?? {}).reduce((sum, iface) => sum + n(iface[key]), 0);
   return {
     cpuPercent: cpuDelta > 0 && systemDelta > 0 ? (cpuDelta / systemDelta) * cpus * 100 : 0,
     memoryUsage,
@@ -77,39 +89,78 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
  * One stats sample of a container (D8); the engine takes about a second to measure CPU. A
  * container that is not running has a sample of zeros, as Docker gives it (Podman answers nothing).
  */
-export async function readContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<StatsSample> {
+export async function readContainerStats(
+  input: InspectContainerInput,
+  options: CoreOptions,
+): Promise<StatsSample> {
   const target = await findContainer(input, options);
-  const body = await callEngine(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: false } }), {
-    ...options,
-    statuses: target.statuses,
-  });
-  const raw = withIdentity(body === "" && !target.running ? idleStats() : expectBody<EngineStats>(body, "object", target.cluster), target);
+  const body = await callEngine(
+    target.cluster,
+    (docker, signal) =>
+      dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: false } }),
+    {
+      ...options,
+      statuses: target.statuses,
+    },
+  );
+  const raw = withIdentity(
+    body === "" && !target.running
+      ? idleStats()
+      : expectBody<EngineStats>(body, "object", target.cluster),
+    target,
+  );
   return { summary: summarizeStats(raw), raw };
 }
 
 /** The sample Docker gives of a container that does not run: no reading, every figure zero. */
 function idleStats(): EngineStats {
   const never = "0001-01-01T00:00:00Z";
-  return { read: never, preread: never, pids_stats: {}, blkio_stats: {}, cpu_stats: { cpu_usage: { total_usage: 0 } }, precpu_stats: { cpu_usage: { total_usage: 0 } }, memory_stats: {} };
+  return {
+    read: never,
+    preread: never,
+    pids_stats: {},
+    blkio_stats: {},
+    cpu_stats: { cpu_usage: { total_usage: 0 } },
+    precpu_stats: { cpu_usage: { total_usage: 0 } },
+    memory_stats: {},
+  };
 }
 
 /** `id` and `name` as Docker sends them (Podman leaves `id` null and `name` without its `/`). */
 function withIdentity(raw: EngineStats, target: { id: string; name: string }): EngineStats {
   const name = typeof raw.name === "string" && raw.name ? raw.name : target.name;
-  return { ...raw, id: typeof raw.id === "string" && raw.id ? raw.id : target.id, name: name.startsWith("/") ? name : `/${name}` };
+  return {
+    ...raw,
+    id: typeof raw.id === "string" && raw.id ? raw.id : target.id,
+    name: name.startsWith("/") ? name : `/${name}`,
+  };
 }
 
 /** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
-export async function streamContainerStats(input: InspectContainerInput, options: CoreOptions): Promise<AsyncGenerator<StatsSample>> {
+export async function streamContainerStats(
+  input: InspectContainerInput,
+  options: CoreOptions,
+): Promise<AsyncGenerator<StatsSample>> {
   const target = await findContainer(input, options);
-  const chunks = await openEngineStream(target.cluster, (docker, signal) => dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: true }, stream: true }) as Promise<Readable>, {
-    ...options,
-    statuses: target.statuses,
-  });
+  const chunks = await openEngineStream(
+    target.cluster,
+    (docker, signal) =>
+      dialEngine(docker, `/containers/${target.id}/stats`, signal, {
+        query: { stream: true },
+        stream: true,
+      }) as Promise<Readable>,
+    {
+      ...options,
+      statuses: target.statuses,
+    },
+  );
   return samples(chunks, target);
 }
 
-async function* samples(chunks: AsyncIterable<Buffer>, target: { id: string; name: string }): AsyncGenerator<StatsSample> {
+async function* samples(
+  chunks: AsyncIterable<Buffer>,
+  target: { id: string; name: string },
+): AsyncGenerator<StatsSample> {
   let pending = "";
   for await (const chunk of chunks) {
     const lines = (pending + chunk.toString()).split("\n");

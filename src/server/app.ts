@@ -1,5 +1,13 @@
 import { once, setMaxListeners } from "node:events";
-import { createApp as createH3App, defineEventHandler, send, setResponseHeader, setResponseStatus, type App, type H3Event } from "h3";
+import {
+  createApp as createH3App,
+  defineEventHandler,
+  send,
+  setResponseHeader,
+  setResponseStatus,
+  type App,
+  type H3Event,
+} from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
 import { narrowRegistry, type Registry } from "../core/registry.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
@@ -24,7 +32,10 @@ export interface CreateAppOptions {
   showSecrets?: boolean;
   /** Where the one log entry per request goes; `false` for none. Default: {@link formatRequestLog} on stderr. */
   log?: ((entry: RequestLog) => void) | false;
-  /** When it aborts, open streams (logs follow, stats stream, attach) end; other requests finish: for a graceful shutdown. */
+  /**
+   * When it aborts, open streams (logs follow, stats stream, attach) end; other requests finish:
+   * for a graceful shutdown.
+   */
   signal?: AbortSignal;
 }
 
@@ -43,11 +54,20 @@ export interface RequestLog {
 
 /** The text form of a log entry: `GET /list/cluster 200 12ms token=ops`. */
 export function formatRequestLog(entry: RequestLog): string {
-  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${entry.token ? ` token=${entry.token}` : ""}${entry.error ? ` (error: ${entry.error})` : ""}`;
+  const token = entry.token ? ` token=${entry.token}` : "";
+  const error = entry.error ? ` (error: ${entry.error})` : "";
+  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${token}${error}`;
 }
 
 const ALLOW = "GET, HEAD";
-const HEALTH: ApiRoute = { path: "/healthz", summary: "Liveness; asks no engine", schema: "Health", errors: [], public: true, run: () => ({ status: "ok" }) };
+const HEALTH: ApiRoute = {
+  path: "/healthz",
+  summary: "Liveness; asks no engine",
+  schema: "Health",
+  errors: [],
+  public: true,
+  run: () => ({ status: "ok" }),
+};
 
 /**
  * Build the h3 app of the HTTP interface: the spec's routes, `/healthz` and `/openapi.json`,
@@ -55,7 +75,11 @@ const HEALTH: ApiRoute = { path: "/healthz", summary: "Liveness; asks no engine"
  * wrap it with `toNodeListener(app)` and a server of your own, or use `docklens serve`.
  */
 export function createApp(options: CreateAppOptions): App {
-  const log = options.log === false ? undefined : (options.log ?? ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
+  const log =
+    options.log === false
+      ? undefined
+      : (options.log ??
+        ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
   const metrics = createMetrics();
   const authorize = createAuthorizer(options.token, options.registry.config.tokens ?? []);
   // One view of the clusters per scoped token, made once: a token's clusters do not change.
@@ -77,7 +101,11 @@ export function createApp(options: CreateAppOptions): App {
       const start = performance.now();
       event.node.res.once("close", () => {
         // By route template, never the raw path: a label value per route, however many names.
-        metrics.observe((event.context.route as string | undefined) ?? "unmatched", event.node.res.statusCode, (performance.now() - start) / 1000);
+        metrics.observe(
+          (event.context.route as string | undefined) ?? "unmatched",
+          event.node.res.statusCode,
+          (performance.now() - start) / 1000,
+        );
         if (log) {
           const entry: RequestLog = {
             method: event.method,
@@ -85,7 +113,9 @@ export function createApp(options: CreateAppOptions): App {
             status: event.node.res.statusCode,
             ms: Math.round(performance.now() - start),
             ...(event.context.token ? { token: event.context.token as string } : {}),
-            ...(event.context.internalError ? { error: event.context.internalError as string } : {}),
+            ...(event.context.internalError
+              ? { error: event.context.internalError as string }
+              : {}),
           };
           log(entry);
         }
@@ -94,19 +124,27 @@ export function createApp(options: CreateAppOptions): App {
     onError(error, event) {
       const body = toErrorBody(error.cause ?? error);
       // Kept for the request's log entry: the client only learns that docklens failed.
-      if (body.error.code === "INTERNAL_ERROR") event.context.internalError = (error.cause as Error | undefined)?.message ?? error.message;
+      if (body.error.code === "INTERNAL_ERROR")
+        event.context.internalError = (error.cause as Error | undefined)?.message ?? error.message;
       return sendJson(event, { error: body.error }, body.status);
     },
   });
 
-  const openapi: ApiRoute = { path: "/openapi.json", summary: "This interface as OpenAPI 3.1", schema: "OpenApi", errors: [], run: () => document };
+  const openapi: ApiRoute = {
+    path: "/openapi.json",
+    summary: "This interface as OpenAPI 3.1",
+    schema: "OpenApi",
+    errors: [],
+    run: () => document,
+  };
   const metricsRoute: ApiRoute = {
     path: "/metrics",
     summary: "Prometheus metrics: each engine's state and counts, serve's requests, Node's own",
     schema: "Metrics",
     text: metrics.contentType,
     errors: [],
-    run: async (_, context) => new Text(await metrics.scrape(context.registry), metrics.contentType),
+    run: async (_, context) =>
+      new Text(await metrics.scrape(context.registry), metrics.contentType),
   };
   const routes = [HEALTH, openapi, metricsRoute, ...API_ROUTES];
   const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
@@ -129,21 +167,34 @@ export function createApp(options: CreateAppOptions): App {
       if (access) event.context.token = access.token;
       const registry = registryOf(access);
       const match = matchRoute(routes, target);
-      if (!match) throw new DocklensError("ROUTE_NOT_FOUND", `no route ${event.method} ${shorten(pathname)}; GET /detail and /openapi.json list them`);
+      if (!match)
+        throw new DocklensError(
+          "ROUTE_NOT_FOUND",
+          `no route ${event.method} ${shorten(pathname)}; GET /detail and /openapi.json list them`,
+        );
       const { route, params } = match;
       event.context.route = route.path;
       if (event.method !== "GET" && event.method !== "HEAD") {
         setResponseHeader(event, "Allow", ALLOW);
-        throw new DocklensError("METHOD_NOT_ALLOWED", `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`);
+        throw new DocklensError(
+          "METHOD_NOT_ALLOWED",
+          `method ${event.method} is not allowed on ${route.path}: docklens is read-only (GET and HEAD only)`,
+        );
       }
       const known = Object.entries(route.query ?? {});
-      const { query, lists } = parseQuery(target, known.filter(([, param]) => param.repeatable).map(([name]) => name));
-      if (route.query && !route.otherQueryIgnored) checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
+      const { query, lists } = parseQuery(
+        target,
+        known.filter(([, param]) => param.repeatable).map(([name]) => name),
+      );
+      if (route.query && !route.otherQueryIgnored)
+        checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
       const result = await route.run(params, { registry, signal, showSecrets, query, lists });
       if (result instanceof Text) return send(event, result.body, result.contentType);
-      return result instanceof Streamed ? sendNdjson(event, result.items, signal, options.signal) : sendJson(event, result, 200);
+      return result instanceof Streamed
+        ? sendNdjson(event, result.items, signal, options.signal)
+        : sendJson(event, result, 200);
     }),
   );
   return app;
@@ -157,8 +208,17 @@ export function refuseConnect(_request: unknown, socket: import("node:stream").D
   // Node took its own error handler off this socket: a peer that resets it must not crash the server.
   socket.on("error", () => socket.destroy());
   (socket as import("node:net").Socket).setTimeout?.(5000, () => socket.destroy());
-  const body = JSON.stringify({ error: new DocklensError("METHOD_NOT_ALLOWED", "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)").toJSON() });
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const body = JSON.stringify({
+    error: new DocklensError(
+      "METHOD_NOT_ALLOWED",
+      "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)",
+    ).toJSON(),
+  });
+  socket.end(
+    "HTTP/1.1 405 Method Not Allowed\r\n" +
+      `Allow: ${ALLOW}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -186,7 +246,12 @@ function sendJson(event: H3Event, body: unknown, status: number): Promise<void> 
  * same way). An error after the headers went out becomes a last `{ "error": … }` line too. HEAD
  * sends the headers only.
  */
-async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal: AbortSignal, shutdown: AbortSignal | undefined): Promise<void> {
+async function sendNdjson(
+  event: H3Event,
+  items: AsyncGenerator<unknown>,
+  signal: AbortSignal,
+  shutdown: AbortSignal | undefined,
+): Promise<void> {
   const { res } = event.node;
   // A browser's EventSource asks for Server-Sent Events: the same objects, one `data:` each.
   const sse = /\btext\/event-stream\b/.test(event.node.req.headers.accept ?? "");
@@ -195,9 +260,16 @@ async function sendNdjson(event: H3Event, items: AsyncGenerator<unknown>, signal
   res.flushHeaders();
   const end = () => res.end();
   // Writing after the end would raise an 'error' on the response: check before every write.
-  const write = (value: unknown) => !res.writableEnded && res.write(sse ? `data: ${toJsonText(value)}\n\n` : `${toJsonText(value)}\n`);
+  const write = (value: unknown) =>
+    !res.writableEnded &&
+    res.write(sse ? `data: ${toJsonText(value)}\n\n` : `${toJsonText(value)}\n`);
   const closing = () => {
-    write({ error: new DocklensError("SHUTTING_DOWN", "docklens serve is shutting down; the stream ends here").toJSON() });
+    write({
+      error: new DocklensError(
+        "SHUTTING_DOWN",
+        "docklens serve is shutting down; the stream ends here",
+      ).toJSON(),
+    });
     end();
   };
   if (event.method === "HEAD") end();
@@ -220,8 +292,18 @@ function toErrorBody(error: unknown): { status: number; error: ErrorBody } {
   if (isDocklensError(error)) return { status: error.status, error: error.toJSON() };
   const status = (error as { statusCode?: number })?.statusCode;
   // h3's own errors: a malformed request it refused before any route ran.
-  if (status && status >= 400 && status < 500) return { status: 400, error: { code: "INVALID_QUERY", message: "the request could not be read" } };
-  return { status: 500, error: new DocklensError("INTERNAL_ERROR", "docklens failed on this request; the server log says why").toJSON() };
+  if (status && status >= 400 && status < 500)
+    return {
+      status: 400,
+      error: { code: "INVALID_QUERY", message: "the request could not be read" },
+    };
+  return {
+    status: 500,
+    error: new DocklensError(
+      "INTERNAL_ERROR",
+      "docklens failed on this request; the server log says why",
+    ).toJSON(),
+  };
 }
 
 /**
@@ -243,8 +325,6 @@ function preflight(event: H3Event): Promise<void> {
   setResponseStatus(event, 204);
   return send(event, "");
 }
-
-
 
 /** The request target as the client sent it; h3 rewrites `event.path` decoded. */
 function rawUrl(event: H3Event): string {

@@ -20,16 +20,27 @@ export const FULL_TOKEN = "--token";
  * request, so neither a token, its length nor which one matched leaks through timing. A scoped
  * token given by `env` is read from `env` now: a variable that is not set is `INVALID_CONFIG`.
  */
-export function createAuthorizer(token: string | undefined, scoped: readonly ScopedToken[], env: NodeJS.ProcessEnv = process.env): Authorizer {
+export function createAuthorizer(
+  token: string | undefined,
+  scoped: readonly ScopedToken[],
+  env: NodeJS.ProcessEnv = process.env,
+): Authorizer {
   const known: Array<{ digest: Buffer; access: Access }> = [];
   if (token) known.push({ digest: digest(token), access: { token: FULL_TOKEN } });
   for (const entry of scoped) {
     const value = entry.env ? env[entry.env] : undefined;
-    if (entry.env && !value) throw new DocklensError("INVALID_CONFIG", `token ${JSON.stringify(entry.name)}: the environment variable ${entry.env} is not set`);
+    if (entry.env && !value)
+      throw new DocklensError(
+        "INVALID_CONFIG",
+        `token ${JSON.stringify(entry.name)}: the environment variable ${entry.env} is not set`,
+      );
     const globs = entry.clusters.map(glob);
     known.push({
       digest: value ? digest(value) : Buffer.from(entry.sha256!, "hex"),
-      access: { token: entry.name, sees: (cluster) => globs.some((pattern) => pattern.test(cluster.name)) },
+      access: {
+        token: entry.name,
+        sees: (cluster) => globs.some((pattern) => pattern.test(cluster.name)),
+      },
     });
   }
   if (!known.length) return undefined;
@@ -37,14 +48,20 @@ export function createAuthorizer(token: string | undefined, scoped: readonly Sco
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
     const presented = digest(match?.[1] ?? "");
     let found: Access | undefined;
-    for (const { digest: expected, access } of known) if (timingSafeEqual(presented, expected) && match) found ??= access;
+    for (const { digest: expected, access } of known)
+      if (timingSafeEqual(presented, expected) && match) found ??= access;
     return found;
   };
 }
 
 /** `prod-*` as a pattern of whole cluster names: `*` any run of characters, `?` one. */
 function glob(pattern: string): RegExp {
-  return new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\-]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
+  return new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\-]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
 }
 
 /** SHA-256 of a token, as `docklens token hash` prints it (hex) and the comparison uses it (bytes). */

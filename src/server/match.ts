@@ -13,19 +13,25 @@ export interface Pattern {
  * before its router runs, which would turn `web%3Fall=1` into a path and a query; matching the
  * raw path keeps `?`, `#` and `/` inside a parameter, where the name check rejects them (D7).
  */
-export function matchRoute<T extends Pattern>(routes: readonly T[], rawUrl: string): { route: T; params: Record<string, string> } | undefined {
+export function matchRoute<T extends Pattern>(
+  routes: readonly T[],
+  rawUrl: string,
+): { route: T; params: Record<string, string> } | undefined {
   const query = rawUrl.indexOf("?");
   const segments = (query === -1 ? rawUrl : rawUrl.slice(0, query)).split("/");
   for (const route of routes) {
     const pattern = route.path.split("/");
-    if (route.rest ? segments.length < pattern.length : pattern.length !== segments.length) continue;
+    if (route.rest ? segments.length < pattern.length : pattern.length !== segments.length)
+      continue;
     const params: Record<string, string> = {};
     const matched = pattern.every((part, index) => {
       const last = route.rest && index === pattern.length - 1;
       const segment = last ? segments.slice(index).join("/") : segments[index]!;
       if (!part.startsWith(":")) return part === segment;
       if (segment === "") return false;
-      params[part.slice(1)] = last ? segment.split("/").map(decodeSegment).join("/") : decodeSegment(segment);
+      params[part.slice(1)] = last
+        ? segment.split("/").map(decodeSegment).join("/")
+        : decodeSegment(segment);
       return true;
     });
     if (matched) return { route, params };
@@ -45,8 +51,8 @@ export interface ParsedQuery {
  */
 export function parseQuery(rawUrl: string, repeatable: readonly string[] = []): ParsedQuery {
   const start = rawUrl.indexOf("?");
-  const query: QueryInput = Object.create(null);
-  const lists: Record<string, string[]> = Object.create(null);
+  const query = Object.create(null) as QueryInput;
+  const lists = Object.create(null) as Record<string, string[]>;
   if (start === -1) return { query, lists };
   let params: URLSearchParams;
   try {
@@ -57,7 +63,11 @@ export function parseQuery(rawUrl: string, repeatable: readonly string[] = []): 
   }
   for (const [name, value] of params) {
     if (repeatable.includes(name)) (lists[name] ??= []).push(value);
-    else if (Object.hasOwn(query, name)) throw new DocklensError("INVALID_QUERY", `query parameter ${JSON.stringify(name.slice(0, 40))} is given more than once`);
+    else if (Object.hasOwn(query, name))
+      throw new DocklensError(
+        "INVALID_QUERY",
+        `query parameter ${JSON.stringify(name.slice(0, 40))} is given more than once`,
+      );
     else query[name] = value;
   }
   return { query, lists };
@@ -67,6 +77,9 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new DocklensError("INVALID_NAME", `invalid percent-encoding in ${JSON.stringify(segment.slice(0, 80))}`);
+    throw new DocklensError(
+      "INVALID_NAME",
+      `invalid percent-encoding in ${JSON.stringify(segment.slice(0, 80))}`,
+    );
   }
 }

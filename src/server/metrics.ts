@@ -1,4 +1,10 @@
-import { Counter, Gauge, Histogram, Registry as MetricsRegistry, collectDefaultMetrics } from "prom-client";
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Registry as MetricsRegistry,
+  collectDefaultMetrics,
+} from "prom-client";
 import { inspectCluster } from "../core/clusters.ts";
 import { listAllContainers } from "../core/containers.ts";
 import { countEngineStreams } from "../core/engine-stream.ts";
@@ -26,9 +32,26 @@ export interface Metrics extends RequestMetrics {
 export function createMetrics(): Metrics {
   const own = new MetricsRegistry();
   collectDefaultMetrics({ register: own });
-  const requests = new Counter({ name: "docklens_http_requests_total", help: "HTTP requests served, by route template and status", labelNames: ["route", "status"], registers: [own] });
-  const durations = new Histogram({ name: "docklens_http_request_duration_seconds", help: "Time to answer, by route template (streams: until they ended)", labelNames: ["route"], registers: [own] });
-  new Gauge({ name: "docklens_engine_streams_open", help: "Engine streams open (logs follow, stats stream, attach)", registers: [own], collect() { this.set(countEngineStreams()); } });
+  const requests = new Counter({
+    name: "docklens_http_requests_total",
+    help: "HTTP requests served, by route template and status",
+    labelNames: ["route", "status"],
+    registers: [own],
+  });
+  const durations = new Histogram({
+    name: "docklens_http_request_duration_seconds",
+    help: "Time to answer, by route template (streams: until they ended)",
+    labelNames: ["route"],
+    registers: [own],
+  });
+  new Gauge({
+    name: "docklens_engine_streams_open",
+    help: "Engine streams open (logs follow, stats stream, attach)",
+    registers: [own],
+    collect() {
+      this.set(countEngineStreams());
+    },
+  });
   const shared = new Coalescer();
   return {
     contentType: own.contentType,
@@ -39,7 +62,10 @@ export function createMetrics(): Metrics {
     async scrape(registry) {
       // One scrape's text per set of clusters in flight: a scoped token sees its own.
       const key = registry.config.clusters.map((cluster) => cluster.id).join(",");
-      return shared.run(key, async () => (await own.metrics()) + (await engineMetrics(registry).metrics()));
+      return shared.run(
+        key,
+        async () => (await own.metrics()) + (await engineMetrics(registry).metrics()),
+      );
     },
   };
 }
@@ -47,17 +73,36 @@ export function createMetrics(): Metrics {
 /** The engines' figures, per cluster, in a registry of their own made for this scrape. */
 function engineMetrics(registry: Registry): { metrics(): Promise<string> } {
   const out = new MetricsRegistry();
-  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames: ["cluster", ...labelNames], registers: [out] });
-  const up = gauge("docklens_engine_up", "1 when the cluster's engine answered the last scrape, else 0");
-  const info = gauge("docklens_engine_info", "The engine's version and operating system; always 1", ["version", "os", "arch"]);
-  const probe = gauge("docklens_engine_probe_seconds", "How long the engine took to answer the scrape's info call");
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames: ["cluster", ...labelNames], registers: [out] });
+  const up = gauge(
+    "docklens_engine_up",
+    "1 when the cluster's engine answered the last scrape, else 0",
+  );
+  const info = gauge(
+    "docklens_engine_info",
+    "The engine's version and operating system; always 1",
+    ["version", "os", "arch"],
+  );
+  const probe = gauge(
+    "docklens_engine_probe_seconds",
+    "How long the engine took to answer the scrape's info call",
+  );
   const containers = gauge("docklens_containers", "Containers by state", ["state"]);
   const unhealthy = gauge("docklens_containers_unhealthy", "Containers whose health check fails");
   const images = gauge("docklens_images", "Images on the engine");
   const volumes = gauge("docklens_volumes", "Volumes on the engine");
-  const counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames: ["cluster", ...labelNames], registers: [out] });
-  const calls = counter("docklens_engine_calls_total", "Engine calls docklens has made since it started (a shared read counts once)");
-  const failures = counter("docklens_engine_call_failures_total", "Engine calls that failed since docklens started, by error code", ["code"]);
+  const counter = (name: string, help: string, labelNames: string[] = []) =>
+    new Counter({ name, help, labelNames: ["cluster", ...labelNames], registers: [out] });
+  const calls = counter(
+    "docklens_engine_calls_total",
+    "Engine calls docklens has made since it started (a shared read counts once)",
+  );
+  const failures = counter(
+    "docklens_engine_call_failures_total",
+    "Engine calls that failed since docklens started, by error code",
+    ["code"],
+  );
   return {
     async metrics() {
       // Each cluster's info timed by itself: its probe time is its own engine's, not the slowest's.
@@ -66,11 +111,20 @@ function engineMetrics(registry: Registry): { metrics(): Promise<string> } {
         const detail = await inspectCluster(String(config.id), { registry });
         return { config, detail, seconds: (performance.now() - started) / 1000 };
       });
-      const [answers, all] = await Promise.all([Promise.all(probes), listAllContainers({ registry })]);
+      const [answers, all] = await Promise.all([
+        Promise.all(probes),
+        listAllContainers({ registry }),
+      ]);
       const live = new Set<string>();
       for (const { config, detail, seconds } of answers) {
         const cluster = config.name;
-        const docker = detail.docker as { ServerVersion?: string; OperatingSystem?: string; Architecture?: string; Images?: number; Volumes?: number };
+        const docker = detail.docker as {
+          ServerVersion?: string;
+          OperatingSystem?: string;
+          Architecture?: string;
+          Images?: number;
+          Volumes?: number;
+        };
         const slot = registry.slot(config);
         up.set({ cluster }, detail.error ? 0 : 1);
         calls.inc({ cluster }, slot.calls);
@@ -78,17 +132,27 @@ function engineMetrics(registry: Registry): { metrics(): Promise<string> } {
         if (detail.error) continue;
         live.add(cluster);
         probe.set({ cluster }, seconds);
-        info.set({ cluster, version: docker.ServerVersion ?? "", os: docker.OperatingSystem ?? "", arch: docker.Architecture ?? "" }, 1);
+        info.set(
+          {
+            cluster,
+            version: docker.ServerVersion ?? "",
+            os: docker.OperatingSystem ?? "",
+            arch: docker.Architecture ?? "",
+          },
+          1,
+        );
         images.set({ cluster }, docker.Images ?? 0);
         volumes.set({ cluster }, docker.Volumes ?? 0);
       }
       const failed = new Set(all.errors.map((error) => error.cluster.name));
       const byState = new Map<string, Map<string, number>>();
-      for (const cluster of live) if (!failed.has(cluster)) byState.set(cluster, new Map(STATES.map((state) => [state, 0])));
+      for (const cluster of live)
+        if (!failed.has(cluster)) byState.set(cluster, new Map(STATES.map((state) => [state, 0])));
       for (const container of all.containers) {
         const states = byState.get(container.cluster.name);
         states?.set(container.State, (states.get(container.State) ?? 0) + 1);
-        if (/\(unhealthy\)/.test(container.Status)) unhealthy.inc({ cluster: container.cluster.name });
+        if (/\(unhealthy\)/.test(container.Status))
+          unhealthy.inc({ cluster: container.cluster.name });
       }
       for (const [cluster, states] of byState) {
         unhealthy.inc({ cluster }, 0);

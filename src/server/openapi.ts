@@ -7,7 +7,11 @@ type Schema = Record<string, unknown>;
 const str = { type: "string" };
 const int = { type: "integer" };
 const bool = { type: "boolean" };
-const obj = (properties: Record<string, Schema>, required = Object.keys(properties), extra = true): Schema => ({
+const obj = (
+  properties: Record<string, Schema>,
+  required = Object.keys(properties),
+  extra = true,
+): Schema => ({
   type: "object",
   properties,
   required,
@@ -19,21 +23,81 @@ const stringMap = { type: "object", additionalProperties: { type: "string" } };
 const nullable = (type: string) => ({ type: [type, "null"] });
 
 /** An item of an across-cluster list: the item `schema` with the cluster it is in. */
-const inCluster = (schema: string) => ({ allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })] });
+const inCluster = (schema: string) => ({
+  allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })],
+});
 
-const SOURCE = { type: "string", enum: ["config", "context", "discovered", "default"], description: "Where the cluster came from: the config file, a docker CLI context, a local socket found, or the engine the docker CLI would use" };
+const SOURCE = {
+  type: "string",
+  enum: ["config", "context", "discovered", "default"],
+  description:
+    "Where the cluster came from: the config file, a docker CLI context, a local socket found, " +
+    "or the engine the docker CLI would use",
+};
 const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };
 
 /** Response bodies, with the fields and types of the spec's tables and decisions D2 to D8. */
 const SCHEMAS: Record<string, Schema> = {
   ErrorBody: obj({ code: { type: "string", enum: ERROR_CODES }, message: str }, undefined, false),
   Error: obj({ error: ref("ErrorBody") }, undefined, false),
-  Cluster: obj({ ...CLUSTER_FIELDS, source: SOURCE, docker: { type: "object", description: "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed" }, error: ref("ErrorBody") }, [...Object.keys(CLUSTER_FIELDS), "docker"]),
+  Cluster: obj(
+    {
+      ...CLUSTER_FIELDS,
+      source: SOURCE,
+      docker: {
+        type: "object",
+        description:
+          "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed",
+      },
+      error: ref("ErrorBody"),
+    },
+    [...Object.keys(CLUSTER_FIELDS), "docker"],
+  ),
   ClusterList: obj({ clusters: arrayOf(ref("Cluster")) }),
-  ClusterDetail: obj({ cluster: obj({ ...CLUSTER_FIELDS, protocol: { type: "string", enum: ["unix", "http", "https", "ssh"] }, tls: bool, source: SOURCE, context: { type: "string", description: "The docker context it came from" } }, [...Object.keys(CLUSTER_FIELDS), "protocol", "tls", "source"]), docker: { type: "object" }, error: ref("ErrorBody") }, ["cluster", "docker"]),
+  ClusterDetail: obj(
+    {
+      cluster: obj(
+        {
+          ...CLUSTER_FIELDS,
+          protocol: { type: "string", enum: ["unix", "http", "https", "ssh"] },
+          tls: bool,
+          source: SOURCE,
+          context: { type: "string", description: "The docker context it came from" },
+        },
+        [...Object.keys(CLUSTER_FIELDS), "protocol", "tls", "source"],
+      ),
+      docker: { type: "object" },
+      error: ref("ErrorBody"),
+    },
+    ["cluster", "docker"],
+  ),
   Endpoint: obj(
-    { IPAMConfig: nullable("object"), Links: nullable("array"), Aliases: nullable("array"), NetworkID: str, EndpointID: str, Gateway: str, IPAddress: str, IPPrefixLen: int, IPv6Gateway: str, GlobalIPv6Address: str, GlobalIPv6PrefixLen: int, MacAddress: str, DriverOpts: nullable("object") },
-    ["NetworkID", "EndpointID", "Gateway", "IPAddress", "IPPrefixLen", "IPv6Gateway", "GlobalIPv6Address", "GlobalIPv6PrefixLen", "MacAddress"],
+    {
+      IPAMConfig: nullable("object"),
+      Links: nullable("array"),
+      Aliases: nullable("array"),
+      NetworkID: str,
+      EndpointID: str,
+      Gateway: str,
+      IPAddress: str,
+      IPPrefixLen: int,
+      IPv6Gateway: str,
+      GlobalIPv6Address: str,
+      GlobalIPv6PrefixLen: int,
+      MacAddress: str,
+      DriverOpts: nullable("object"),
+    },
+    [
+      "NetworkID",
+      "EndpointID",
+      "Gateway",
+      "IPAddress",
+      "IPPrefixLen",
+      "IPv6Gateway",
+      "GlobalIPv6Address",
+      "GlobalIPv6PrefixLen",
+      "MacAddress",
+    ],
   ),
   Container: obj({
     Id: str,
@@ -42,7 +106,9 @@ const SCHEMAS: Record<string, Schema> = {
     ImageID: str,
     Command: str,
     Created: { type: "string", format: "date-time" },
-    Ports: arrayOf(obj({ PrivatePort: int, Type: str, PublicPort: int, IP: str }, ["PrivatePort", "Type"])),
+    Ports: arrayOf(
+      obj({ PrivatePort: int, Type: str, PublicPort: int, IP: str }, ["PrivatePort", "Type"]),
+    ),
     Labels: stringMap,
     State: str,
     Status: str,
@@ -58,7 +124,14 @@ const SCHEMAS: Record<string, Schema> = {
     Scope: str,
     Driver: str,
     EnableIPv6: bool,
-    IPAM: obj({ Driver: str, Options: nullable("object"), Config: { type: ["array", "null"], items: obj({ Subnet: str, Gateway: str }, ["Subnet"]) } }, ["Driver"]),
+    IPAM: obj(
+      {
+        Driver: str,
+        Options: nullable("object"),
+        Config: { type: ["array", "null"], items: obj({ Subnet: str, Gateway: str }, ["Subnet"]) },
+      },
+      ["Driver"],
+    ),
     Internal: bool,
     Attachable: bool,
     Ingress: bool,
@@ -69,15 +142,39 @@ const SCHEMAS: Record<string, Schema> = {
     Labels: stringMap,
   }),
   NetworkList: obj({ networks: arrayOf(ref("Network")) }),
-  Volume: obj({ CreatedAt: { type: "string", format: "date-time" }, Driver: str, Labels: stringMap, Mountpoint: str, Name: str, Options: { type: ["object", "null"], additionalProperties: { type: "string" } }, Scope: str }, ["Driver", "Labels", "Mountpoint", "Name", "Options", "Scope"]),
+  Volume: obj(
+    {
+      CreatedAt: { type: "string", format: "date-time" },
+      Driver: str,
+      Labels: stringMap,
+      Mountpoint: str,
+      Name: str,
+      Options: { type: ["object", "null"], additionalProperties: { type: "string" } },
+      Scope: str,
+    },
+    ["Driver", "Labels", "Mountpoint", "Name", "Options", "Scope"],
+  ),
   VolumeList: obj({ Volumes: arrayOf(ref("Volume")) }, undefined, false),
-  RouteIndex: obj({ routes: arrayOf(obj({ path: str, methods: arrayOf(str), params: arrayOf(str) })) }),
+  RouteIndex: obj({
+    routes: arrayOf(obj({ path: str, methods: arrayOf(str), params: arrayOf(str) })),
+  }),
   ContainerDetail: obj({
     Id: str,
     Created: { type: "string", format: "date-time" },
     Path: str,
     Args: arrayOf(str),
-    State: obj({ Status: str, Running: bool, Paused: bool, Restarting: bool, OOMKilled: bool, Dead: bool, ExitCode: int, Error: str, StartedAt: str, FinishedAt: str }),
+    State: obj({
+      Status: str,
+      Running: bool,
+      Paused: bool,
+      Restarting: bool,
+      OOMKilled: bool,
+      Dead: bool,
+      ExitCode: int,
+      Error: str,
+      StartedAt: str,
+      FinishedAt: str,
+    }),
     Image: str,
     Name: str,
     Mounts: arrayOf({ type: "object" }),
@@ -85,35 +182,96 @@ const SCHEMAS: Record<string, Schema> = {
     NetworkSettings: { type: "object" },
   }),
   Health: obj({ status: { const: "ok" } }),
-  LogLine: obj({ stream: { type: "string", enum: ["stdout", "stderr"] }, time: nullable("string"), text: str }, undefined, false),
+  LogLine: obj(
+    { stream: { type: "string", enum: ["stdout", "stderr"] }, time: nullable("string"), text: str },
+    undefined,
+    false,
+  ),
   LogLines: obj({ lines: arrayOf(ref("LogLine")) }, undefined, false),
-  AttachLine: obj({ stream: { type: "string", enum: ["stdout", "stderr"] }, text: str }, undefined, false),
+  AttachLine: obj(
+    { stream: { type: "string", enum: ["stdout", "stderr"] }, text: str },
+    undefined,
+    false,
+  ),
   Processes: obj({ Titles: arrayOf(str), Processes: arrayOf(arrayOf(str)) }, undefined, false),
   StatsSample: obj(
     {
-      summary: obj(Object.fromEntries(["cpuPercent", "memoryUsage", "memoryLimit", "memoryPercent", "netRx", "netTx", "blockRead", "blockWrite", "pids"].map((key) => [key, { type: "number", minimum: 0 }])), undefined, false),
+      summary: obj(
+        Object.fromEntries(
+          [
+            "cpuPercent",
+            "memoryUsage",
+            "memoryLimit",
+            "memoryPercent",
+            "netRx",
+            "netTx",
+            "blockRead",
+            "blockWrite",
+            "pids",
+          ].map((key) => [key, { type: "number", minimum: 0 }]),
+        ),
+        undefined,
+        false,
+      ),
       raw: { type: "object", description: "The engine's stats body" },
     },
     undefined,
     false,
   ),
-  ImageDetail: obj({ Id: str, RepoTags: nullable("array"), Created: str, Size: int, Config: nullable("object") }, ["Id"]),
+  ImageDetail: obj(
+    { Id: str, RepoTags: nullable("array"), Created: str, Size: int, Config: nullable("object") },
+    ["Id"],
+  ),
   Image: obj(
-    { Id: str, ParentId: str, RepoTags: nullable("array"), RepoDigests: nullable("array"), Created: { type: "string", format: "date-time" }, Size: int, SharedSize: int, Labels: nullable("object"), Containers: { type: "integer", minimum: 0, description: "Containers that use it, counted by docklens" } },
+    {
+      Id: str,
+      ParentId: str,
+      RepoTags: nullable("array"),
+      RepoDigests: nullable("array"),
+      Created: { type: "string", format: "date-time" },
+      Size: int,
+      SharedSize: int,
+      Labels: nullable("object"),
+      Containers: {
+        type: "integer",
+        minimum: 0,
+        description: "Containers that use it, counted by docklens",
+      },
+    },
     ["Id", "Created", "Size", "Containers"],
   ),
   ImageList: obj({ images: arrayOf(ref("Image")) }, undefined, false),
   ClusterRef: obj({ id: int, name: str }, undefined, false),
   ClusterError: obj({ cluster: ref("ClusterRef"), error: ref("ErrorBody") }, undefined, false),
   AllContainerList: obj(
-    { containers: arrayOf(inCluster("Container")), running: arrayOf(inCluster("Container")), errors: arrayOf(ref("ClusterError")) },
+    {
+      containers: arrayOf(inCluster("Container")),
+      running: arrayOf(inCluster("Container")),
+      errors: arrayOf(ref("ClusterError")),
+    },
     undefined,
     false,
   ),
-  AllImageList: obj({ images: arrayOf(inCluster("Image")), errors: arrayOf(ref("ClusterError")) }, undefined, false),
+  AllImageList: obj(
+    { images: arrayOf(inCluster("Image")), errors: arrayOf(ref("ClusterError")) },
+    undefined,
+    false,
+  ),
   Drift: obj(
     {
-      images: arrayOf(obj({ reference: str, clusters: arrayOf(obj({ cluster: ref("ClusterRef"), imageIds: arrayOf(str) }, undefined, false)), drift: bool }, undefined, false)),
+      images: arrayOf(
+        obj(
+          {
+            reference: str,
+            clusters: arrayOf(
+              obj({ cluster: ref("ClusterRef"), imageIds: arrayOf(str) }, undefined, false),
+            ),
+            drift: bool,
+          },
+          undefined,
+          false,
+        ),
+      ),
       engines: arrayOf(obj({ cluster: ref("ClusterRef"), version: str }, undefined, false)),
       errors: arrayOf(ref("ClusterError")),
     },
@@ -124,17 +282,34 @@ const SCHEMAS: Record<string, Schema> = {
   Metrics: { type: "string", description: "Prometheus text exposition format 0.0.4" },
   EventLine: {
     oneOf: [
-      obj({ cluster: ref("ClusterRef"), status: { type: "string", enum: ["disconnected", "reconnected"] }, error: ref("ErrorBody") }, ["cluster", "status"], false),
-      obj({ cluster: ref("ClusterRef"), Type: str, Action: str, time: int, timeNano: int }, ["cluster", "Type", "Action"]),
+      obj(
+        {
+          cluster: ref("ClusterRef"),
+          status: { type: "string", enum: ["disconnected", "reconnected"] },
+          error: ref("ErrorBody"),
+        },
+        ["cluster", "status"],
+        false,
+      ),
+      obj({ cluster: ref("ClusterRef"), Type: str, Action: str, time: int, timeNano: int }, [
+        "cluster",
+        "Type",
+        "Action",
+      ]),
       obj({ error: ref("ErrorBody") }, undefined, false),
     ],
   },
 };
 
 /** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
-const anyOf = (...patterns: RegExp[]) => `^(?:${patterns.map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$`;
+const anyOf = (...patterns: RegExp[]) =>
+  `^(?:${patterns.map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$`;
 const name = { type: "string", pattern: NAME_PATTERN.source, maxLength: MAX_NAME_LENGTH };
-const clusterRef = { type: "string", pattern: anyOf(/^\d{1,15}$/, NAME_PATTERN), maxLength: MAX_NAME_LENGTH };
+const clusterRef = {
+  type: "string",
+  pattern: anyOf(/^\d{1,15}$/, NAME_PATTERN),
+  maxLength: MAX_NAME_LENGTH,
+};
 
 /** Path parameters: what each names, and exactly what the server accepts of it. */
 const PARAMS: Record<string, { description: string; schema: Schema }> = {
@@ -142,7 +317,11 @@ const PARAMS: Record<string, { description: string; schema: Schema }> = {
   clusterid: { description: "Cluster id, or name", schema: clusterRef },
   containerName: {
     description: "Container name (with or without its leading /), full id, or unique id prefix",
-    schema: { type: "string", pattern: anyOf(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/), maxLength: MAX_NAME_LENGTH + 1 },
+    schema: {
+      type: "string",
+      pattern: anyOf(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/),
+      maxLength: MAX_NAME_LENGTH + 1,
+    },
   },
   imageName: {
     description: "Image reference, raw (local/busybox:1) or percent-encoded, or id (sha256:…)",
@@ -163,41 +342,80 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
   const paths: Record<string, Schema> = {};
   for (const route of routes) {
     const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-    const errors: ErrorCode[] = [...route.errors, "METHOD_NOT_ALLOWED", ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : [])];
+    const errors: ErrorCode[] = [
+      ...route.errors,
+      "METHOD_NOT_ALLOWED",
+      ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : []),
+    ];
     // A stream is NDJSON, or Server-Sent Events for a client that asks for them.
-    const ndjson = route.ndjson ? { "application/x-ndjson": { schema: ref(route.ndjson.schema) }, "text/event-stream": { schema: ref(route.ndjson.schema) } } : {};
-    const json = route.text ? { [route.text.split(";")[0]!]: { schema: ref(route.schema) } } : route.ndjson?.when === "always" ? {} : { "application/json": { schema: ref(route.schema) } };
-    const responses: Record<string, Schema> = { 200: { description: route.summary, content: { ...json, ...ndjson } } };
+    const ndjson = route.ndjson
+      ? {
+          "application/x-ndjson": { schema: ref(route.ndjson.schema) },
+          "text/event-stream": { schema: ref(route.ndjson.schema) },
+        }
+      : {};
+    const json = route.text
+      ? { [route.text.split(";")[0]!]: { schema: ref(route.schema) } }
+      : route.ndjson?.when === "always"
+        ? {}
+        : { "application/json": { schema: ref(route.schema) } };
+    const responses: Record<string, Schema> = {
+      200: { description: route.summary, content: { ...json, ...ndjson } },
+    };
     for (const code of errors) {
       const status = String(statusOf(code));
       const known = (responses[status]?.description as string | undefined)?.split(", ") ?? [];
-      responses[status] = { description: [...known, code].join(", "), content: { "application/json": { schema: ref("Error") } } };
+      responses[status] = {
+        description: [...known, code].join(", "),
+        content: { "application/json": { schema: ref("Error") } },
+      };
     }
     const operation = (method: string): Schema => ({
       operationId: `${method}${route.path.replace(/[/:.](\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, "")}`,
       summary: route.summary,
       parameters: [
         ...params.map((param) => ({ name: param, in: "path", required: true, ...PARAMS[param]! })),
-        ...Object.entries(route.query ?? {}).map(([param, { description, schema, repeatable }]) => ({
-          name: param,
-          in: "query",
-          required: false,
-          description,
-          schema,
-          ...(repeatable ? { style: "form", explode: true } : {}),
-        })),
+        ...Object.entries(route.query ?? {}).map(
+          ([param, { description, schema, repeatable }]) => ({
+            name: param,
+            in: "query",
+            required: false,
+            description,
+            schema,
+            ...(repeatable ? { style: "form", explode: true } : {}),
+          }),
+        ),
       ],
       // A HEAD response has the headers of the GET and never a body.
-      responses: method === "head" ? Object.fromEntries(Object.entries(responses).map(([status, { description }]) => [status, { description }])) : responses,
+      responses:
+        method === "head"
+          ? Object.fromEntries(
+              Object.entries(responses).map(([status, { description }]) => [
+                status,
+                { description },
+              ]),
+            )
+          : responses,
       ...(route.public && options.token ? { security: [] } : {}),
     });
-    paths[route.path.replace(/:(\w+)/g, "{$1}")] = { get: operation("get"), head: operation("head") };
+    paths[route.path.replace(/:(\w+)/g, "{$1}")] = {
+      get: operation("get"),
+      head: operation("head"),
+    };
   }
   return {
     openapi: "3.1.0",
-    info: { title: "docklens", version: "1", description: "Read-only inspection of registered Docker engines (clusters). GET and HEAD only." },
+    info: {
+      title: "docklens",
+      version: "1",
+      description:
+        "Read-only inspection of registered Docker engines (clusters). GET and HEAD only.",
+    },
     paths,
-    components: { schemas: SCHEMAS, ...(options.token ? { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } } : {}) },
+    components: {
+      schemas: SCHEMAS,
+      ...(options.token ? { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } } : {}),
+    },
     ...(options.token ? { security: [{ bearer: [] }] } : {}),
   };
 }

@@ -10,7 +10,15 @@ import { followContainerLogs, parseLogsQuery, readContainerLogs, TAIL } from "..
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses, PS_ARGS } from "../core/processes.ts";
 import { streamEvents } from "../core/events.ts";
-import { BOOLEAN_VALUES, DATE_TIME, DURATION, parseBoolean, parseTime, UNIX_TIME, type QueryInput } from "../core/query.ts";
+import {
+  BOOLEAN_VALUES,
+  DATE_TIME,
+  DURATION,
+  parseBoolean,
+  parseTime,
+  UNIX_TIME,
+  type QueryInput,
+} from "../core/query.ts";
 import type { CoreOptions } from "../core/registry.ts";
 import { listDetailRoutes } from "../core/routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
@@ -50,8 +58,8 @@ export interface ApiRoute {
   query?: Record<string, QueryParam>;
   /** Parameters other than those of `query` are ignored, not refused: the spec's list routes ignore a query. */
   otherQueryIgnored?: boolean;
-  /** The body is NDJSON of `schema` items: `always`, or when the query parameter `when` is true. */
-  ndjson?: { when: "always" | string; schema: string };
+  /** The body is NDJSON of `schema` items: `when` is `"always"`, or the query parameter `when` is true. */
+  ndjson?: { when: string; schema: string };
   /** The body is text of this content type, not JSON. */
   text?: string;
   /** The last parameter takes the rest of the path, `/` included (image references). */
@@ -71,23 +79,47 @@ export interface QueryParam {
 
 /** `filter`, repeatable, with docker's keys for `kind`. */
 const filter = (kind: FilterKind): QueryParam => ({
-  description: `docker's filters for ${kind}, key=value, repeatable (keys: ${Object.keys(FILTER_KEYS[kind]).join(", ")})`,
+  description:
+    `docker's filters for ${kind}, key=value, repeatable ` +
+    `(keys: ${Object.keys(FILTER_KEYS[kind]).join(", ")})`,
   schema: { type: "array", items: { type: "string", pattern: filterPattern(kind) } },
   repeatable: true,
 });
 /** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
 const clusters: QueryParam = {
   description: "A cluster to ask, by name or id, repeatable; every cluster when absent",
-  schema: { type: "array", items: { type: "string", pattern: `^(?:\\d{1,15}|${NAME_PATTERN.source.slice(1, -1)})$`, maxLength: 255 } },
+  schema: {
+    type: "array",
+    items: {
+      type: "string",
+      pattern: `^(?:\\d{1,15}|${NAME_PATTERN.source.slice(1, -1)})$`,
+      maxLength: 255,
+    },
+  },
   repeatable: true,
 };
 /** The list-route context as list options: the filters of `kind` and the clusters asked. */
-const listOptions = (kind: FilterKind, context: RouteContext) => ({ ...context, filters: parseFilters(kind, context.lists.filter ?? []), clusters: context.lists.cluster ?? [] });
+const listOptions = (kind: FilterKind, context: RouteContext) => ({
+  ...context,
+  filters: parseFilters(kind, context.lists.filter ?? []),
+  clusters: context.lists.cluster ?? [],
+});
 
-const boolean = (description: string): QueryParam => ({ description: `${description} (true or 1; false or 0)`, schema: { type: "string", enum: [...BOOLEAN_VALUES] } });
+const boolean = (description: string): QueryParam => ({
+  description: `${description} (true or 1; false or 0)`,
+  schema: { type: "string", enum: [...BOOLEAN_VALUES] },
+});
+/** A pattern without its anchors, to join into another. */
+const unanchored = (pattern: RegExp) => pattern.source.replace(/^\^|\$$/g, "");
+
 const time = (description: string): QueryParam => ({
-  description: `${description}: Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339; local time without a zone) or a duration before now such as 10m`,
-  schema: { type: "string", pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$` },
+  description:
+    `${description}: Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339; ` +
+    "local time without a zone) or a duration before now such as 10m",
+  schema: {
+    type: "string",
+    pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map(unanchored).join("|")})$`,
+  },
 });
 
 const ENGINE: ErrorCode[] = ["ENGINE_UNREACHABLE", "ENGINE_ERROR", "ENGINE_TIMEOUT"];
@@ -96,11 +128,20 @@ const CONTAINER: ErrorCode[] = [...CLUSTER, "CONTAINER_NOT_FOUND", "AMBIGUOUS_NA
 const LIST: ErrorCode[] = [...CLUSTER, "INVALID_QUERY"];
 /** Across clusters, engines' failures are in the body's `errors`, never the status. */
 const ACROSS: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"];
-const container = (params: Record<string, string>) => ({ cluster: params.cluster!, name: params.containerName! });
+const container = (params: Record<string, string>) => ({
+  cluster: params.cluster!,
+  name: params.containerName!,
+});
 
 /** The spec's routes 1 to 7, docklens's list routes, and the sub-routes of D8. */
 export const API_ROUTES: ApiRoute[] = [
-  { path: "/list/cluster", summary: "Every registered cluster with its engine information", schema: "ClusterList", errors: [], run: (_, context) => listClusters(context) },
+  {
+    path: "/list/cluster",
+    summary: "Every registered cluster with its engine information",
+    schema: "ClusterList",
+    errors: [],
+    run: (_, context) => listClusters(context),
+  },
   {
     path: "/list/:cluster/containers",
     summary: "All containers of a cluster and the running ones",
@@ -138,7 +179,8 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     path: "/list/containers",
-    summary: "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
+    summary:
+      "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
     schema: "AllContainerList",
     errors: ACROSS,
     query: { cluster: clusters, filter: filter("containers") },
@@ -146,7 +188,8 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     path: "/list/images",
-    summary: "The images of every cluster (or of those named), each with its cluster; clusters that failed in errors",
+    summary:
+      "The images of every cluster (or of those named), each with its cluster; clusters that failed in errors",
     schema: "AllImageList",
     errors: ACROSS,
     query: { cluster: clusters, filter: filter("images") },
@@ -154,10 +197,17 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     path: "/events",
-    summary: "The engines' events merged, each with its cluster, as NDJSON (Server-Sent Events with Accept: text/event-stream); status lines when an engine drops out and comes back",
+    summary:
+      "The engines' events merged, each with its cluster, as NDJSON (Server-Sent Events with " +
+      "Accept: text/event-stream); status lines when an engine drops out and comes back",
     schema: "EventLine",
     errors: ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"],
-    query: { cluster: clusters, since: time("Events since this time (the engines keep a backlog)"), until: time("Events up to this time; the stream then ends"), filter: filter("events") },
+    query: {
+      cluster: clusters,
+      since: time("Events since this time (the engines keep a backlog)"),
+      until: time("Events up to this time; the stream then ends"),
+      filter: filter("events"),
+    },
     ndjson: { when: "always", schema: "EventLine" },
     run: async (_, context) => {
       const { query } = context;
@@ -172,13 +222,20 @@ export const API_ROUTES: ApiRoute[] = [
   },
   {
     path: "/list/drift",
-    summary: "Image references that mean different images on different clusters, and each engine's version",
+    summary:
+      "Image references that mean different images on different clusters, and each engine's version",
     schema: "Drift",
     errors: ACROSS,
     query: { cluster: clusters },
     run: (_, context) => listDrift({ ...context, clusters: context.lists.cluster ?? [] }),
   },
-  { path: "/detail", summary: "The index of detail routes", schema: "RouteIndex", errors: [], run: () => listDetailRoutes() },
+  {
+    path: "/detail",
+    summary: "The index of detail routes",
+    schema: "RouteIndex",
+    errors: [],
+    run: () => listDetailRoutes(),
+  },
   {
     path: "/detail/cluster/:clusterid",
     summary: "One cluster and its engine information",
@@ -207,8 +264,17 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "The processes of a running container, from the engine's top",
     schema: "Processes",
     errors: [...CONTAINER, "CONTAINER_NOT_RUNNING", "INVALID_QUERY"],
-    query: { ps_args: { description: "Arguments of ps (default -ef)", schema: { type: "string", pattern: PS_ARGS.source } } },
-    run: (params, context) => listProcesses(container(params), { ...context, ...(context.query.ps_args !== undefined ? { psArgs: context.query.ps_args } : {}) }),
+    query: {
+      ps_args: {
+        description: "Arguments of ps (default -ef)",
+        schema: { type: "string", pattern: PS_ARGS.source },
+      },
+    },
+    run: (params, context) =>
+      listProcesses(container(params), {
+        ...context,
+        ...(context.query.ps_args !== undefined ? { psArgs: context.query.ps_args } : {}),
+      }),
   },
   {
     path: "/detail/:cluster/container/:containerName/logs",
@@ -217,19 +283,27 @@ export const API_ROUTES: ApiRoute[] = [
     errors: [...CONTAINER, "INVALID_QUERY"],
     query: {
       tail: {
-        description: "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
+        description:
+          "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
         schema: { type: "string", pattern: TAIL.source },
       },
       since: time("From this time"),
       until: time("Up to this time"),
-      stream: { description: "stdout, stderr or both (default both)", schema: { type: "string", enum: ["stdout", "stderr", "both"] } },
+      stream: {
+        description: "stdout, stderr or both (default both)",
+        schema: { type: "string", enum: ["stdout", "stderr", "both"] },
+      },
       timestamps: boolean("Each line's time from the engine"),
-      follow: boolean("Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down"),
+      follow: boolean(
+        "Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down",
+      ),
     },
     ndjson: { when: "follow", schema: "LogLine" },
     run: async (params, context) => {
       const query = parseLogsQuery(context.query);
-      return query.follow ? new Streamed(await followContainerLogs(container(params), { ...context, query })) : readContainerLogs(container(params), { ...context, query });
+      return query.follow
+        ? new Streamed(await followContainerLogs(container(params), { ...context, query }))
+        : readContainerLogs(container(params), { ...context, query });
     },
   },
   {
@@ -240,7 +314,9 @@ export const API_ROUTES: ApiRoute[] = [
     query: { stream: boolean("One object per engine sample, as NDJSON") },
     ndjson: { when: "stream", schema: "StatsSample" },
     run: async (params, context) =>
-      parseBoolean("stream", context.query.stream, false) ? new Streamed(await streamContainerStats(container(params), context)) : readContainerStats(container(params), context),
+      parseBoolean("stream", context.query.stream, false)
+        ? new Streamed(await streamContainerStats(container(params), context))
+        : readContainerStats(container(params), context),
   },
   {
     path: "/detail/:cluster/image/:imageName",
@@ -248,20 +324,24 @@ export const API_ROUTES: ApiRoute[] = [
     schema: "ImageDetail",
     errors: [...CLUSTER, "IMAGE_NOT_FOUND", "AMBIGUOUS_NAME"],
     rest: true,
-    run: (params, context) => inspectImage({ cluster: params.cluster!, name: params.imageName! }, context),
+    run: (params, context) =>
+      inspectImage({ cluster: params.cluster!, name: params.imageName! }, context),
   },
   {
     path: "/detail/:cluster/volume/:volumeName",
-    summary: "The engine's inspect body of one volume, Labels always an object and CreatedAt in UTC",
+    summary:
+      "The engine's inspect body of one volume, Labels always an object and CreatedAt in UTC",
     schema: "Volume",
     errors: [...CLUSTER, "VOLUME_NOT_FOUND"],
-    run: (params, context) => inspectVolume({ cluster: params.cluster!, name: params.volumeName! }, context),
+    run: (params, context) =>
+      inspectVolume({ cluster: params.cluster!, name: params.volumeName! }, context),
   },
   {
     path: "/detail/:cluster/network/:networkName",
     summary: "The engine's inspect body of one network",
     schema: "Network",
     errors: [...CLUSTER, "NETWORK_NOT_FOUND", "AMBIGUOUS_NAME"],
-    run: (params, context) => inspectNetwork({ cluster: params.cluster!, name: params.networkName! }, context),
+    run: (params, context) =>
+      inspectNetwork({ cluster: params.cluster!, name: params.networkName! }, context),
   },
 ];

@@ -14,39 +14,69 @@ afterAll(() => server.close());
 const get = (path: string) => raw(server.port, path);
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
 type Item = { Id: string; Names: string[]; State: string; cluster: { id: number; name: string } };
-type Body = { containers: Item[]; running: Item[]; errors: Array<{ cluster: { id: number; name: string }; error: { code: string } }> };
+type Body = {
+  containers: Item[];
+  running: Item[];
+  errors: Array<{ cluster: { id: number; name: string }; error: { code: string } }>;
+};
 const ids = (items: Array<{ Id: string }>) => items.map((item) => item.Id).sort();
 
 describe("docklens ps and /list/containers", () => {
   it("lists every cluster's containers with its cluster, in cluster id order, and the clusters that failed", async () => {
     const body = await cliJson<Body>(["ps"]);
-    const [a, b] = await Promise.all([dockerIds(engines.hostA, "ps", "-aq", "--no-trunc"), dockerIds(engines.adminB, "ps", "-aq", "--no-trunc")]);
+    const [a, b] = await Promise.all([
+      dockerIds(engines.hostA, "ps", "-aq", "--no-trunc"),
+      dockerIds(engines.adminB, "ps", "-aq", "--no-trunc"),
+    ]);
     expect(ids(body.containers)).toEqual([...a, ...b].sort());
-    const running = await Promise.all([engines.hostA, engines.adminB].map((host) => dockerIds(host, "ps", "-q", "--no-trunc", "--filter", "status=running")));
+    const running = await Promise.all(
+      [engines.hostA, engines.adminB].map((host) =>
+        dockerIds(host, "ps", "-q", "--no-trunc", "--filter", "status=running"),
+      ),
+    );
     expect(ids(body.running)).toEqual(running.flat().sort());
-    expect(body.containers.map((item) => item.cluster.id)).toEqual(body.containers.map((item) => item.cluster.id).sort((x, y) => x - y));
-    expect(new Set(body.containers.map((item) => item.cluster.name))).toEqual(new Set(["alpha", "bravo"]));
+    expect(body.containers.map((item) => item.cluster.id)).toEqual(
+      body.containers.map((item) => item.cluster.id).sort((x, y) => x - y),
+    );
+    expect(new Set(body.containers.map((item) => item.cluster.name))).toEqual(
+      new Set(["alpha", "bravo"]),
+    );
     expect(body.errors.map(({ cluster, error }) => [cluster.name, error.code])).toEqual([
       ["dead", "ENGINE_UNREACHABLE"],
       ["hang", "ENGINE_TIMEOUT"],
     ]);
-    expect((await get("/list/containers")).json.containers.map((item: Item) => item.Id).sort()).toEqual(ids(body.containers));
+    expect(
+      (await get("/list/containers")).json.containers.map((item: Item) => item.Id).sort(),
+    ).toEqual(ids(body.containers));
   });
 
   it("prints a table with a CLUSTER column, sorted by cluster then name; a failed cluster is a line on stderr", async () => {
     const result = await withConfig("ps");
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^CLUSTER\s+CONTAINER ID\s+IMAGE\s+COMMAND\s+CREATED\s+STATUS\s+PORTS\s+NAMES\s+PROJECT$/);
-    const rows = lines.slice(1).map((line) => [line.split(/\s+/)[0]!, line.match(/(\S+)(?:\s+shop)?$/)![1]!]);
-    expect(rows).toEqual([...rows].sort(([c1, n1], [c2, n2]) => c1!.localeCompare(c2!) || n1!.localeCompare(n2!)));
+    expect(lines[0]).toMatch(
+      /^CLUSTER\s+CONTAINER ID\s+IMAGE\s+COMMAND\s+CREATED\s+STATUS\s+PORTS\s+NAMES\s+PROJECT$/,
+    );
+    const rows = lines
+      .slice(1)
+      .map((line) => [line.split(/\s+/)[0]!, line.match(/(\S+)(?:\s+shop)?$/)![1]!]);
+    expect(rows).toEqual(
+      [...rows].sort(([c1, n1], [c2, n2]) => c1!.localeCompare(c2!) || n1!.localeCompare(n2!)),
+    );
     expect(lines.find((line) => / shop-web\s+shop$/.test(line))).toMatch(/^alpha /);
-    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^docklens: dead: cannot reach/), expect.stringMatching(/^docklens: hang: .* did not answer within/)]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^docklens: dead: cannot reach/),
+      expect.stringMatching(/^docklens: hang: .* did not answer within/),
+    ]);
   });
 
   it("names clusters, -q prints cluster/id, and fails only when every cluster failed", async () => {
     const web = await docker(engines.hostA, "ps", "-q", "--filter", "name=^/web$");
-    expect(await withConfig("ps", "alpha", "--filter", "name=^web$", "-q")).toEqual({ code: 0, stdout: `alpha/${web}\n`, stderr: "" });
+    expect(await withConfig("ps", "alpha", "--filter", "name=^web$", "-q")).toEqual({
+      code: 0,
+      stdout: `alpha/${web}\n`,
+      stderr: "",
+    });
     const both = await withConfig("ps", "dead", "hang");
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/no cluster answered \(2 failed\)\n$/);
@@ -55,20 +85,39 @@ describe("docklens ps and /list/containers", () => {
     expect((await withConfig("ps", "nope")).code).toBe(1);
     expect((await get("/list/containers?cluster=nope")).json.error.code).toBe("CLUSTER_NOT_FOUND");
     const narrowed = (await get("/list/containers?cluster=7&cluster=alpha")).json as Body;
-    expect(new Set(narrowed.containers.map((item) => item.cluster.name))).toEqual(new Set(["alpha", "bravo"]));
+    expect(new Set(narrowed.containers.map((item) => item.cluster.name))).toEqual(
+      new Set(["alpha", "bravo"]),
+    );
     expect(narrowed.errors).toEqual([]);
   });
 
   it("--format fills docker-style templates, --no-trunc keeps ids whole", async () => {
-    const result = await withConfig("ps", "bravo", "--format", "{{.Cluster}}:{{.Names}}:{{.State}}");
-    expect(result.stdout.split("\n").filter(Boolean).sort()).toEqual(["bravo:b-one:running", "bravo:b-tty:running", "bravo:shop-db:running"]);
+    const result = await withConfig(
+      "ps",
+      "bravo",
+      "--format",
+      "{{.Cluster}}:{{.Names}}:{{.State}}",
+    );
+    expect(result.stdout.split("\n").filter(Boolean).sort()).toEqual([
+      "bravo:b-one:running",
+      "bravo:b-tty:running",
+      "bravo:shop-db:running",
+    ]);
     const full = await withConfig("ps", "bravo", "-q", "--no-trunc");
-    expect(full.stdout.split("\n").filter(Boolean).map((line) => line.split("/")[1]).sort()).toEqual(await dockerIds(engines.adminB, "ps", "-q", "--no-trunc"));
+    expect(
+      full.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.split("/")[1])
+        .sort(),
+    ).toEqual(await dockerIds(engines.adminB, "ps", "-q", "--no-trunc"));
   });
 
   it("--group shows each compose project with its services, running/total and the clusters it spans", async () => {
     const result = await withConfig("ps", "-a", "--group");
-    expect(result.stdout).toMatch(/^PROJECT\s+SERVICES\s+RUNNING\s+CLUSTERS\nshop\s+db,web\s+2\/2\s+alpha,bravo\n$/);
+    expect(result.stdout).toMatch(
+      /^PROJECT\s+SERVICES\s+RUNNING\s+CLUSTERS\nshop\s+db,web\s+2\/2\s+alpha,bravo\n$/,
+    );
     expect((await withConfig("ps", "--group", "--json")).code).toBe(2);
   });
 
@@ -76,20 +125,32 @@ describe("docklens ps and /list/containers", () => {
     const result = await withConfig("ps", "nope", "--watch", "1");
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^docklens: cluster "nope" not found/);
-    expect((await withConfig("containers", "alpha", "--filter", "bogus=1", "--watch=1")).code).toBe(2);
+    expect((await withConfig("containers", "alpha", "--filter", "bogus=1", "--watch=1")).code).toBe(
+      2,
+    );
   });
 
   it("--watch redraws until Ctrl-C: with --json, one body a line", async () => {
-    const child = spawn(process.execPath, [BIN, "ps", "alpha", "--watch", "0.5", "--json", "--config", engines.configPath], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [BIN, "ps", "alpha", "--watch", "0.5", "--json", "--config", engines.configPath],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     child.kill("SIGINT");
     const [code] = await once(child, "exit");
     expect(code).toBe(0);
-    const bodies = stdout.trim().split("\n").map((line) => JSON.parse(line) as Body);
+    const bodies = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Body);
     expect(bodies.length).toBeGreaterThanOrEqual(2);
-    for (const body of bodies) expect(ids(body.containers)).toEqual(await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc"));
+    for (const body of bodies)
+      expect(ids(body.containers)).toEqual(
+        await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc"),
+      );
   });
 });
 
@@ -106,36 +167,103 @@ describe("docker's filters", () => {
     ["status=paused"],
   ])("containers --filter %s means what docker ps --filter means", async (filter) => {
     const body = await cliJson<{ containers: Item[] }>(["containers", "alpha", "--filter", filter]);
-    expect(ids(body.containers)).toEqual(await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc", "--filter", filter));
+    expect(ids(body.containers)).toEqual(
+      await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc", "--filter", filter),
+    );
     const http = await get(`/list/alpha/containers?filter=${encodeURIComponent(filter)}`);
     expect(ids(http.json.containers)).toEqual(ids(body.containers));
   });
 
   it("repeated filters combine as docker's do, on images, volumes and networks too", async () => {
-    const both = await cliJson<{ containers: Item[] }>(["containers", "alpha", "--filter", "status=running", "--filter", "label=app"]);
-    expect(ids(both.containers)).toEqual(await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc", "--filter", "status=running", "--filter", "label=app"));
-    const images = await cliJson<{ images: Array<{ Id: string }> }>(["images", "alpha", "--filter", "reference=local/app"]);
-    expect(ids(images.images)).toEqual([...new Set(await dockerIds(engines.hostA, "images", "-q", "--no-trunc", "--filter", "reference=local/app"))]);
-    const volumes = await cliJson<{ Volumes: Array<{ Name: string }> }>(["volumes", "alpha", "--filter", "label=purpose"]);
-    expect(volumes.Volumes.map((v) => v.Name)).toEqual((await docker(engines.hostA, "volume", "ls", "-q", "--filter", "label=purpose")).split("\n"));
-    const networks = await cliJson<{ networks: Array<{ Name: string }> }>(["networks", "alpha", "--filter", "name=lens"]);
+    const both = await cliJson<{ containers: Item[] }>([
+      "containers",
+      "alpha",
+      "--filter",
+      "status=running",
+      "--filter",
+      "label=app",
+    ]);
+    expect(ids(both.containers)).toEqual(
+      await dockerIds(
+        engines.hostA,
+        "ps",
+        "-aq",
+        "--no-trunc",
+        "--filter",
+        "status=running",
+        "--filter",
+        "label=app",
+      ),
+    );
+    const images = await cliJson<{ images: Array<{ Id: string }> }>([
+      "images",
+      "alpha",
+      "--filter",
+      "reference=local/app",
+    ]);
+    expect(ids(images.images)).toEqual([
+      ...new Set(
+        await dockerIds(
+          engines.hostA,
+          "images",
+          "-q",
+          "--no-trunc",
+          "--filter",
+          "reference=local/app",
+        ),
+      ),
+    ]);
+    const volumes = await cliJson<{ Volumes: Array<{ Name: string }> }>([
+      "volumes",
+      "alpha",
+      "--filter",
+      "label=purpose",
+    ]);
+    expect(volumes.Volumes.map((v) => v.Name)).toEqual(
+      (await docker(engines.hostA, "volume", "ls", "-q", "--filter", "label=purpose")).split("\n"),
+    );
+    const networks = await cliJson<{ networks: Array<{ Name: string }> }>([
+      "networks",
+      "alpha",
+      "--filter",
+      "name=lens",
+    ]);
     expect(networks.networks.map((n) => n.Name)).toEqual(["lens-net"]);
-    expect((await get("/list/alpha/volumes?filter=dangling%3Dtrue&other=ignored")).status).toBe(200);
+    expect((await get("/list/alpha/volumes?filter=dangling%3Dtrue&other=ignored")).status).toBe(
+      200,
+    );
   });
 
   it("an unknown key or malformed value is a usage error / 400 INVALID_QUERY naming the allowed keys", async () => {
     const unknown = await withConfig("containers", "alpha", "--filter", "colour=red");
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^docklens: --filter: unknown filter "colour" for containers; known: ancestor, before, .*status, volume\n$/);
+    expect(unknown.stderr).toMatch(
+      /^docklens: --filter: unknown filter "colour" for containers; known: ancestor, before, .*status, volume\n$/,
+    );
     for (const [path, message] of [
-      ["/list/alpha/containers?filter=status%3Dbogus", /^filter: status: expected created, restarting/],
-      ["/list/alpha/images?filter=nokey", /^filter: unknown filter "nokey" for images; known: before, dangling/],
-      ["/list/alpha/containers?filter=before%3Dnope", /^filter: the engine refused it: no such container nope/],
-      ["/list/alpha/networks?filter=scope%3Dgalaxy", /^filter: scope: expected swarm, global, local/],
+      [
+        "/list/alpha/containers?filter=status%3Dbogus",
+        /^filter: status: expected created, restarting/,
+      ],
+      [
+        "/list/alpha/images?filter=nokey",
+        /^filter: unknown filter "nokey" for images; known: before, dangling/,
+      ],
+      [
+        "/list/alpha/containers?filter=before%3Dnope",
+        /^filter: the engine refused it: no such container nope/,
+      ],
+      [
+        "/list/alpha/networks?filter=scope%3Dgalaxy",
+        /^filter: scope: expected swarm, global, local/,
+      ],
     ] as const) {
       const response = await get(path);
       expect(response.status, path).toBe(400);
-      expect(response.json.error).toEqual({ code: "INVALID_QUERY", message: expect.stringMatching(message) });
+      expect(response.json.error).toEqual({
+        code: "INVALID_QUERY",
+        message: expect.stringMatching(message),
+      });
     }
   });
 });
@@ -144,49 +272,81 @@ describe("images", () => {
   it("/list/:cluster/images: the engine's items, Created in ISO 8601, and the containers using each", async () => {
     const { json } = await get("/list/alpha/images");
     // docker images -q gives an image once per tag.
-    expect(ids(json.images)).toEqual([...new Set(await dockerIds(engines.hostA, "images", "-q", "--no-trunc"))]);
+    expect(ids(json.images)).toEqual([
+      ...new Set(await dockerIds(engines.hostA, "images", "-q", "--no-trunc")),
+    ]);
     // The image of every container, as the engine resolved it.
-    const used = (await docker(engines.hostA, "inspect", "-f", "{{.Image}}", ...(await dockerIds(engines.hostA, "ps", "-aq")))).split("\n");
+    const used = (
+      await docker(
+        engines.hostA,
+        "inspect",
+        "-f",
+        "{{.Image}}",
+        ...(await dockerIds(engines.hostA, "ps", "-aq")),
+      )
+    ).split("\n");
     for (const image of json.images) {
       expect(image.Created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect(image.Containers, image.RepoTags?.join()).toBe(used.filter((id) => id === image.Id).length);
+      expect(image.Containers, image.RepoTags?.join()).toBe(
+        used.filter((id) => id === image.Id).length,
+      );
     }
   });
 
   it("prints docker images's columns, and a CLUSTER column across clusters", async () => {
     const one = await withConfig("images", "alpha");
-    expect(one.stdout.split("\n")[0]).toMatch(/^REPOSITORY\s+TAG\s+IMAGE ID\s+CREATED\s+SIZE\s+CONTAINERS$/);
+    expect(one.stdout.split("\n")[0]).toMatch(
+      /^REPOSITORY\s+TAG\s+IMAGE ID\s+CREATED\s+SIZE\s+CONTAINERS$/,
+    );
     expect(one.stdout).toMatch(/^local\/app\s+1\s+[0-9a-f]{12}\s+.+ ago\s+\S+\s+1$/m);
     const all = await withConfig("images");
     expect(all.stdout.split("\n")[0]).toMatch(/^CLUSTER\s+REPOSITORY\s+TAG/);
     expect(all.stdout).toMatch(/^bravo\s+local\/app\s+1/m);
     expect(all.stderr.trim().split("\n")).toHaveLength(2);
     const body = (await get("/list/images?cluster=bravo")).json;
-    expect(ids(body.images)).toEqual([...new Set(await dockerIds(engines.adminB, "images", "-q", "--no-trunc"))]);
-    expect(body.images.every((image: { cluster: { name: string } }) => image.cluster.name === "bravo")).toBe(true);
+    expect(ids(body.images)).toEqual([
+      ...new Set(await dockerIds(engines.adminB, "images", "-q", "--no-trunc")),
+    ]);
+    expect(
+      body.images.every((image: { cluster: { name: string } }) => image.cluster.name === "bravo"),
+    ).toBe(true);
   });
 });
 
 describe("drift", () => {
   it("flags a reference that means different images on different clusters, and shows engine versions", async () => {
     const body = (await get("/list/drift")).json;
-    const imageOf = (host: string, ref: string) => docker(host, "image", "inspect", "-f", "{{.Id}}", ref);
-    const app = body.images.find((image: { reference: string }) => image.reference === "local/app:1");
+    const imageOf = (host: string, ref: string) =>
+      docker(host, "image", "inspect", "-f", "{{.Id}}", ref);
+    const app = body.images.find(
+      (image: { reference: string }) => image.reference === "local/app:1",
+    );
     expect(app).toEqual({
       reference: "local/app:1",
       clusters: [
-        { cluster: { id: 1, name: "alpha" }, imageIds: [await imageOf(engines.hostA, "local/app:1")] },
-        { cluster: { id: 7, name: "bravo" }, imageIds: [await imageOf(engines.adminB, "local/app:1")] },
+        {
+          cluster: { id: 1, name: "alpha" },
+          imageIds: [await imageOf(engines.hostA, "local/app:1")],
+        },
+        {
+          cluster: { id: 7, name: "bravo" },
+          imageIds: [await imageOf(engines.adminB, "local/app:1")],
+        },
       ],
       drift: true,
     });
-    expect(body.images.find((image: { reference: string }) => image.reference === "local/same:1").drift).toBe(false);
+    expect(
+      body.images.find((image: { reference: string }) => image.reference === "local/same:1").drift,
+    ).toBe(false);
     const version = await docker(engines.hostA, "version", "-f", "{{.Server.Version}}");
     expect(body.engines).toEqual([
       { cluster: { id: 1, name: "alpha" }, version },
       { cluster: { id: 7, name: "bravo" }, version },
     ]);
-    expect(body.errors.map((error: { cluster: { name: string } }) => error.cluster.name)).toEqual(["dead", "hang"]);
+    expect(body.errors.map((error: { cluster: { name: string } }) => error.cluster.name)).toEqual([
+      "dead",
+      "hang",
+    ]);
     const table = await withConfig("drift");
     expect(table.stdout).toMatch(/^local\/app:1\s+alpha\s+[0-9a-f]{12}\s+drift$/m);
     expect(table.stdout).toMatch(/^local\/same:1\s+alpha\s+[0-9a-f]{12}\s+same$/m);
@@ -198,7 +358,10 @@ describe("clusters", () => {
   it("counts each cluster's unhealthy containers", async () => {
     const result = await withConfig("clusters");
     expect(result.stdout.split("\n")[0]).toMatch(/VOLUMES\s+UNHEALTHY$/);
-    const unhealthy = (await dockerIds(engines.hostA, "ps", "-q", "--filter", "health=unhealthy")).length;
-    expect(result.stdout.split("\n").find((line) => line.includes("alpha"))).toMatch(new RegExp(`\\s${unhealthy}$`));
+    const unhealthy = (await dockerIds(engines.hostA, "ps", "-q", "--filter", "health=unhealthy"))
+      .length;
+    expect(result.stdout.split("\n").find((line) => line.includes("alpha"))).toMatch(
+      new RegExp(`\\s${unhealthy}$`),
+    );
   });
 });

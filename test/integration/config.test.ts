@@ -16,30 +16,65 @@ async function workdir(files: Record<string, string>): Promise<string> {
 const names = async (args: string[], options: Parameters<typeof cli>[1]) => {
   const result = await cli(["clusters", "--json", ...args], options);
   expect(result.stderr).toBe("");
-  return (JSON.parse(result.stdout) as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name);
+  return (JSON.parse(result.stdout) as { clusters: Array<{ name: string }> }).clusters.map(
+    (c) => c.name,
+  );
 };
 
 const one = (name: string) => JSON.stringify({ clusters: [{ name, host: engines.hostA }] });
 
 describe("config discovery (D11)", () => {
   it("finds .docklensrc.json, docklens.config.yaml, .docklensrc (YAML) and package.json#docklens", async () => {
-    expect(await names([], { cwd: await workdir({ ".docklensrc.json": one("from-rc") }) })).toEqual(["from-rc"]);
-    expect(await names([], { cwd: await workdir({ "docklens.config.yaml": `clusters:\n  - name: from-yaml\n    host: ${engines.hostA}\n` }) })).toEqual(["from-yaml"]);
-    expect(await names([], { cwd: await workdir({ ".docklensrc": `clusters:\n  - { name: from-bare, host: "${engines.hostA}" }\n` }) })).toEqual(["from-bare"]);
-    expect(await names([], { cwd: await workdir({ "package.json": JSON.stringify({ name: "x", docklens: JSON.parse(one("from-pkg")) }) }) })).toEqual(["from-pkg"]);
+    expect(await names([], { cwd: await workdir({ ".docklensrc.json": one("from-rc") }) })).toEqual(
+      ["from-rc"],
+    );
+    expect(
+      await names([], {
+        cwd: await workdir({
+          "docklens.config.yaml": `clusters:\n  - name: from-yaml\n    host: ${engines.hostA}\n`,
+        }),
+      }),
+    ).toEqual(["from-yaml"]);
+    expect(
+      await names([], {
+        cwd: await workdir({
+          ".docklensrc": `clusters:\n  - { name: from-bare, host: "${engines.hostA}" }\n`,
+        }),
+      }),
+    ).toEqual(["from-bare"]);
+    expect(
+      await names([], {
+        cwd: await workdir({
+          "package.json": JSON.stringify({ name: "x", docklens: JSON.parse(one("from-pkg")) }),
+        }),
+      }),
+    ).toEqual(["from-pkg"]);
   });
 
   it("searches parent directories and ~/.config/docklens/", async () => {
     const dir = await workdir({ ".docklensrc.json": one("from-parent"), "a/b/.keep": "" });
     expect(await names([], { cwd: join(dir, "a/b") })).toEqual(["from-parent"]);
-    const xdg = await workdir({ "docklens/config.yaml": `clusters: [{ name: from-home, host: "${engines.hostA}" }]\n` });
+    const xdg = await workdir({
+      "docklens/config.yaml": `clusters: [{ name: from-home, host: "${engines.hostA}" }]\n`,
+    });
     expect(await names([], { env: { XDG_CONFIG_HOME: xdg } })).toEqual(["from-home"]);
   });
 
   it("takes DOCKLENS_CONFIG over a found file, and --config over both", async () => {
-    const dir = await workdir({ ".docklensrc.json": one("found"), "env.json": one("from-env"), "flag.json": one("from-flag") });
-    expect(await names([], { cwd: dir, env: { DOCKLENS_CONFIG: join(dir, "env.json") } })).toEqual(["from-env"]);
-    expect(await names(["--config", "flag.json"], { cwd: dir, env: { DOCKLENS_CONFIG: join(dir, "env.json") } })).toEqual(["from-flag"]);
+    const dir = await workdir({
+      ".docklensrc.json": one("found"),
+      "env.json": one("from-env"),
+      "flag.json": one("from-flag"),
+    });
+    expect(await names([], { cwd: dir, env: { DOCKLENS_CONFIG: join(dir, "env.json") } })).toEqual([
+      "from-env",
+    ]);
+    expect(
+      await names(["--config", "flag.json"], {
+        cwd: dir,
+        env: { DOCKLENS_CONFIG: join(dir, "env.json") },
+      }),
+    ).toEqual(["from-flag"]);
   });
 });
 
@@ -48,7 +83,13 @@ describe("the embedded default (D11)", () => {
     const env = { DOCKER_HOST: engines.hostA };
     const result = await cli(["clusters", "--json"], { env });
     const [local] = JSON.parse(result.stdout).clusters;
-    expect(local).toMatchObject({ id: 1, name: "local", fullname: "🐳 local", host: engines.hostA.replace("unix://", ""), port: 0 });
+    expect(local).toMatchObject({
+      id: 1,
+      name: "local",
+      fullname: "🐳 local",
+      host: engines.hostA.replace("unix://", ""),
+      port: 0,
+    });
     expect(local.error).toBeUndefined();
     const byName = JSON.parse((await cli(["containers", "local", "--json"], { env })).stdout);
     const byId = JSON.parse((await cli(["containers", "1", "--json"], { env })).stdout);
@@ -58,19 +99,68 @@ describe("the embedded default (D11)", () => {
   });
 
   it("reaches a TCP DOCKER_HOST", async () => {
-    const result = await cli(["volumes", "local", "--json"], { env: { DOCKER_HOST: engines.hostB } });
-    expect(JSON.parse(result.stdout).Volumes.map((v: { Name: string }) => v.Name)).toEqual(["b-vol"]);
+    const result = await cli(["volumes", "local", "--json"], {
+      env: { DOCKER_HOST: engines.hostB },
+    });
+    expect(JSON.parse(result.stdout).Volumes.map((v: { Name: string }) => v.Name)).toEqual([
+      "b-vol",
+    ]);
   });
 });
 
 describe("config errors: exit 2, one line naming the file and the field", () => {
   const cases: Array<[string, string, string, RegExp]> = [
-    ["a port that is not an integer", "bad.json", JSON.stringify({ clusters: [{ name: "a", host: "h" }, { name: "b", host: "h", port: "abc" }] }), /bad\.json: clusters\[1\]\.port: expected an integer$/],
-    ["a missing host", "bad.yaml", "clusters:\n  - name: a\n", /bad\.yaml: clusters\[0\]\.host: required$/],
-    ["a name made of digits", "bad.json", JSON.stringify({ clusters: [{ name: "42", host: "h" }] }), /clusters\[0\]\.name: must not be made only of digits/],
-    ["a duplicate name", "bad.json", JSON.stringify({ clusters: [{ name: "a", host: "h" }, { name: "a", host: "i" }] }), /clusters\[1\]\.name: duplicate name "a"$/],
-    ["a duplicate id", "bad.json", JSON.stringify({ clusters: [{ id: 2, name: "a", host: "h" }, { name: "b", host: "i" }] }), /clusters\[1\]\.id: duplicate id 2$/],
-    ["an unknown key", "bad.json", JSON.stringify({ clusters: [{ name: "a", host: "h", prot: 1 }] }), /clusters\[0\]: unknown key "prot" \(did you mean "port"\?\)$/],
+    [
+      "a port that is not an integer",
+      "bad.json",
+      JSON.stringify({
+        clusters: [
+          { name: "a", host: "h" },
+          { name: "b", host: "h", port: "abc" },
+        ],
+      }),
+      /bad\.json: clusters\[1\]\.port: expected an integer$/,
+    ],
+    [
+      "a missing host",
+      "bad.yaml",
+      "clusters:\n  - name: a\n",
+      /bad\.yaml: clusters\[0\]\.host: required$/,
+    ],
+    [
+      "a name made of digits",
+      "bad.json",
+      JSON.stringify({ clusters: [{ name: "42", host: "h" }] }),
+      /clusters\[0\]\.name: must not be made only of digits/,
+    ],
+    [
+      "a duplicate name",
+      "bad.json",
+      JSON.stringify({
+        clusters: [
+          { name: "a", host: "h" },
+          { name: "a", host: "i" },
+        ],
+      }),
+      /clusters\[1\]\.name: duplicate name "a"$/,
+    ],
+    [
+      "a duplicate id",
+      "bad.json",
+      JSON.stringify({
+        clusters: [
+          { id: 2, name: "a", host: "h" },
+          { name: "b", host: "i" },
+        ],
+      }),
+      /clusters\[1\]\.id: duplicate id 2$/,
+    ],
+    [
+      "an unknown key",
+      "bad.json",
+      JSON.stringify({ clusters: [{ name: "a", host: "h", prot: 1 }] }),
+      /clusters\[0\]: unknown key "prot" \(did you mean "port"\?\)$/,
+    ],
     ["broken YAML", "bad.yaml", "clusters: [\n", /cannot read config .*bad\.yaml/],
     ["broken JSON", "bad.json", "{ clusters: ", /cannot read config .*bad\.json/],
     ["an empty file", "bad.yaml", "", /bad\.yaml: the file is empty$/],
@@ -90,17 +180,25 @@ describe("config errors: exit 2, one line naming the file and the field", () => 
 
   it("a --config file that does not exist", async () => {
     const result = await cli(["containers", "x", "--config", "/nonexistent/docklens.json"]);
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "docklens: cannot read config /nonexistent/docklens.json: no such file\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "docklens: cannot read config /nonexistent/docklens.json: no such file\n",
+    });
   });
 
   it("a found config that is broken stops the search", async () => {
-    const result = await cli(["clusters"], { cwd: await workdir({ ".docklensrc.json": '{"clusters": 5}' }) });
+    const result = await cli(["clusters"], {
+      cwd: await workdir({ ".docklensrc.json": '{"clusters": 5}' }),
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/\.docklensrc\.json: clusters: expected an array of clusters/);
   });
 
   it("a DOCKER_HOST docklens cannot use", async () => {
-    const result = await cli(["clusters"], { env: { DOCKER_HOST: "npipe:////./pipe/docker_engine" } });
+    const result = await cli(["clusters"], {
+      env: { DOCKER_HOST: "npipe:////./pipe/docker_engine" },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^docklens: DOCKER_HOST "npipe:.*": unsupported engine address/);
   });

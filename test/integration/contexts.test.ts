@@ -22,11 +22,22 @@ let ssh: Awaited<ReturnType<typeof sshHost>>;
 let agent: ChildProcess;
 
 /** Write a context as `docker context create` does: meta.json, and TLS files beside it. */
-async function context(name: string, host: string, files: Record<string, string> = {}): Promise<void> {
+async function context(
+  name: string,
+  host: string,
+  files: Record<string, string> = {},
+): Promise<void> {
   const digest = createHash("sha256").update(name).digest("hex");
   const meta = join(home, ".docker", "contexts", "meta", digest);
   await mkdir(meta, { recursive: true });
-  await writeFile(join(meta, "meta.json"), JSON.stringify({ Name: name, Metadata: { Description: "" }, Endpoints: { docker: { Host: host, SkipTLSVerify: false } } }));
+  await writeFile(
+    join(meta, "meta.json"),
+    JSON.stringify({
+      Name: name,
+      Metadata: { Description: "" },
+      Endpoints: { docker: { Host: host, SkipTLSVerify: false } },
+    }),
+  );
   const tlsDir = join(home, ".docker", "contexts", "tls", digest, "docker");
   if (Object.keys(files).length) await mkdir(tlsDir, { recursive: true });
   for (const [file, from] of Object.entries(files)) await copyFile(from, join(tlsDir, file));
@@ -44,13 +55,26 @@ beforeAll(async () => {
   await writeFile(keyFile, key.private, { mode: 0o600 });
   const agentSocket = join(home, "agent.sock");
   agent = spawn("ssh-agent", ["-D", "-a", agentSocket], { stdio: "ignore" });
-  for (let i = 0; i < 50 && (await promisify(execFile)("test", ["-S", agentSocket]).then(() => false, () => true)); i++) await new Promise((r) => setTimeout(r, 50));
+  for (
+    let i = 0;
+    i < 50 &&
+    (await promisify(execFile)("test", ["-S", agentSocket]).then(
+      () => false,
+      () => true,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 50));
   await promisify(execFile)("ssh-add", [keyFile], { env: { SSH_AUTH_SOCK: agentSocket } });
   // Podman's user socket, where discovery looks for it.
   await mkdir(join(home, "run", "podman"), { recursive: true });
   await symlink(engines.hostP.replace("unix://", ""), join(home, "run", "podman", "podman.sock"));
 
-  const tlsFiles = (key: string) => ({ "ca.pem": join(certs, "ca.pem"), "cert.pem": join(certs, "client.pem"), "key.pem": join(certs, key) });
+  const tlsFiles = (key: string) => ({
+    "ca.pem": join(certs, "ca.pem"),
+    "cert.pem": join(certs, "client.pem"),
+    "key.pem": join(certs, key),
+  });
   await context("alpha-ctx", engines.hostA);
   await context("bravo-tcp", engines.hostB);
   await context("bravo-tls", `tcp://127.0.0.1:${tls.port}`, tlsFiles("client.key"));
@@ -59,7 +83,10 @@ beforeAll(async () => {
   await context("windows", "npipe:////./pipe/docker_engine");
   await context("locked", `tcp://127.0.0.1:${tls.port}`, tlsFiles("client-encrypted.key"));
   await context("with+plus", engines.hostA);
-  await writeFile(join(home, ".docker", "config.json"), JSON.stringify({ currentContext: "alpha-ctx" }));
+  await writeFile(
+    join(home, ".docker", "config.json"),
+    JSON.stringify({ currentContext: "alpha-ctx" }),
+  );
   env = { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), SSH_AUTH_SOCK: agentSocket };
 });
 
@@ -70,7 +97,13 @@ afterAll(async () => {
   await tls.close();
 });
 
-type Cluster = { id: number; name: string; source: string; error?: { message: string }; docker: { ID?: string } };
+type Cluster = {
+  id: number;
+  name: string;
+  source: string;
+  error?: { message: string };
+  docker: { ID?: string };
+};
 const clustersOf = async (extra: Record<string, string> = {}) => {
   const result = await cli(["clusters", "--json"], { env: { ...env, ...extra } });
   return { result, clusters: (JSON.parse(result.stdout) as { clusters: Cluster[] }).clusters };
@@ -90,7 +123,8 @@ describe("zero config: every engine this machine knows", () => {
     ]);
     for (const cluster of clusters) expect(cluster.error, cluster.name).toBeUndefined();
     expect(clusters[0]!.docker.ID).toBe(await engineId(engines.hostA));
-    for (const cluster of clusters.slice(1, 5)) expect(cluster.docker.ID, cluster.name).toBe(await engineId(engines.adminB));
+    for (const cluster of clusters.slice(1, 5))
+      expect(cluster.docker.ID, cluster.name).toBe(await engineId(engines.adminB));
     // One warning line per context docklens cannot use, naming it and why.
     expect(result.stderr.trim().split("\n").sort()).toEqual([
       'docklens: warning: docker context "locked" skipped: its key.pem: the key is encrypted; docklens needs a key without a passphrase',
@@ -103,9 +137,15 @@ describe("zero config: every engine this machine knows", () => {
     for (const name of ["bravo-tls", "bravo-ssh", "bravo-tcp"]) {
       const result = await cli(["containers", name, "--json"], { env });
       expect(result.code, `${name}: ${result.stderr}`).toBe(0);
-      expect(JSON.parse(result.stdout).containers.map((c: { Id: string }) => c.Id).sort()).toEqual(await dockerIds(engines.adminB, "ps", "-aq", "--no-trunc"));
+      expect(
+        JSON.parse(result.stdout)
+          .containers.map((c: { Id: string }) => c.Id)
+          .sort(),
+      ).toEqual(await dockerIds(engines.adminB, "ps", "-aq", "--no-trunc"));
     }
-    expect((await cli(["logs", "podman", "p-web", "-n", "1"], { env })).stdout).toMatch(/^(out \d+|\[stderr\] err \d+)\n$/);
+    expect((await cli(["logs", "podman", "p-web", "-n", "1"], { env })).stdout).toMatch(
+      /^(out \d+|\[stderr\] err \d+)\n$/,
+    );
   });
 
   it("DOCKER_HOST wins, then DOCKER_CONTEXT, as the docker CLI has it", async () => {
@@ -121,19 +161,44 @@ describe("zero config: every engine this machine knows", () => {
     ]);
     expect(byHost.clusters[0]!.docker.ID).toBe(await engineId(engines.adminB));
     const byContext = await clustersOf({ DOCKER_CONTEXT: "bravo-tls" });
-    expect(byContext.clusters.map((c) => c.name)).toEqual(["local", "alpha-ctx", "bravo-localhost", "bravo-ssh", "bravo-tcp", "podman"]);
-    const detail = JSON.parse((await cli(["detail", "cluster", "local", "--json"], { env: { ...env, DOCKER_CONTEXT: "bravo-tls" } })).stdout);
-    expect(detail.cluster).toMatchObject({ name: "local", source: "context", context: "bravo-tls", tls: true, protocol: "https" });
+    expect(byContext.clusters.map((c) => c.name)).toEqual([
+      "local",
+      "alpha-ctx",
+      "bravo-localhost",
+      "bravo-ssh",
+      "bravo-tcp",
+      "podman",
+    ]);
+    const detail = JSON.parse(
+      (
+        await cli(["detail", "cluster", "local", "--json"], {
+          env: { ...env, DOCKER_CONTEXT: "bravo-tls" },
+        })
+      ).stdout,
+    );
+    expect(detail.cluster).toMatchObject({
+      name: "local",
+      source: "context",
+      context: "bravo-tls",
+      tls: true,
+      protocol: "https",
+    });
     expect(JSON.stringify(detail)).not.toMatch(/\.pem|PRIVATE/);
     const missing = await cli(["clusters"], { env: { ...env, DOCKER_CONTEXT: "nope" } });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/DOCKER_CONTEXT names the docker context "nope", which does not exist/);
+    expect(missing.stderr).toMatch(
+      /DOCKER_CONTEXT names the docker context "nope", which does not exist/,
+    );
   });
 
   it("with no context store, local is the default socket's engine or DOCKER_HOST's", async () => {
     const bare = await mkdtemp(join(engines.tmp, "bare-home-"));
-    const result = await cli(["clusters", "--json"], { env: { HOME: bare, DOCKER_HOST: engines.hostA } });
-    expect(JSON.parse(result.stdout).clusters.map((c: Cluster) => [c.name, c.source])).toEqual([["local", "default"]]);
+    const result = await cli(["clusters", "--json"], {
+      env: { HOME: bare, DOCKER_HOST: engines.hostA },
+    });
+    expect(JSON.parse(result.stdout).clusters.map((c: Cluster) => [c.name, c.source])).toEqual([
+      ["local", "default"],
+    ]);
     expect(result.stderr).toBe("");
   });
 
@@ -143,8 +208,17 @@ describe("zero config: every engine this machine knows", () => {
     expect(table.stdout).toMatch(/^3\s+bravo-ssh\s+ssh:\/\/127\.0\.0\.1:\d+\s+context bravo-ssh$/m);
     expect(table.stdout).toMatch(/^6\s+podman\s+unix:\/\/.*podman\.sock\s+discovered$/m);
     const body = JSON.parse((await cli(["config", "--json"], { env })).stdout);
-    expect(body).toMatchObject({ file: null, reason: expect.any(String), warnings: expect.arrayContaining([expect.stringMatching(/"windows"/)]) });
-    expect(body.clusters[0]).toMatchObject({ id: 1, name: "local", source: "context", context: "alpha-ctx" });
+    expect(body).toMatchObject({
+      file: null,
+      reason: expect.any(String),
+      warnings: expect.arrayContaining([expect.stringMatching(/"windows"/)]),
+    });
+    expect(body.clusters[0]).toMatchObject({
+      id: 1,
+      name: "local",
+      source: "context",
+      context: "alpha-ctx",
+    });
   });
 });
 
@@ -152,7 +226,14 @@ describe("a config file with contexts: true and discover: true", () => {
   it("adds every context and podman after its own clusters, its own names winning", async () => {
     const dir = await mkdtemp(join(engines.tmp, "ctx-config-"));
     const file = join(dir, "docklens.json");
-    await writeFile(file, JSON.stringify({ contexts: true, discover: true, clusters: [{ id: 5, name: "bravo-tcp", host: engines.hostA }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        contexts: true,
+        discover: true,
+        clusters: [{ id: 5, name: "bravo-tcp", host: engines.hostA }],
+      }),
+    );
     const result = await cli(["config", "--json", "--config", file], { env });
     const body = JSON.parse(result.stdout);
     expect(body.file).toBe(file);

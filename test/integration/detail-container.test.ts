@@ -15,7 +15,16 @@ describe("docklens detail container", () => {
     expect(detail.Args[0]).toBe("-c");
     expect(detail.Image).toBe(truth.Image);
     expect(detail.NetworkSettings.Networks["lens-net"].IPAddress).toBe("192.0.2.10");
-    expect(detail.State).toMatchObject({ Status: "running", Running: true, Paused: false, Restarting: false, OOMKilled: false, Dead: false, ExitCode: 0, Error: "" });
+    expect(detail.State).toMatchObject({
+      Status: "running",
+      Running: true,
+      Paused: false,
+      Restarting: false,
+      OOMKilled: false,
+      Dead: false,
+      ExitCode: 0,
+      Error: "",
+    });
     expect(typeof detail.State.StartedAt).toBe("string");
     expect(Array.isArray(detail.Mounts)).toBe(true);
     expect(detail.Config.Labels).toEqual({ app: "web", tier: "front" });
@@ -35,13 +44,24 @@ describe("docklens detail container", () => {
 
   it("hides sensitive environment values unless asked (D15)", async () => {
     const hidden = await cliJson<Detail>(["detail", "container", "alpha", "web"]);
-    expect(hidden.Config.Env).toEqual(expect.arrayContaining(["DB_PASSWORD=<redacted>", "API_TOKEN=<redacted>", "PLAIN=visible"]));
+    expect(hidden.Config.Env).toEqual(
+      expect.arrayContaining(["DB_PASSWORD=<redacted>", "API_TOKEN=<redacted>", "PLAIN=visible"]),
+    );
     const shown = await cliJson<Detail>(["detail", "container", "alpha", "web", "--show-secrets"]);
-    expect(shown.Config.Env).toEqual(expect.arrayContaining(["DB_PASSWORD=hunter2", "API_TOKEN=abc123"]));
+    expect(shown.Config.Env).toEqual(
+      expect.arrayContaining(["DB_PASSWORD=hunter2", "API_TOKEN=abc123"]),
+    );
   });
 
   it("prints the container for people, secrets hidden", async () => {
-    const result = await cli(["detail", "container", "alpha", "web", "--config", engines.configPath]);
+    const result = await cli([
+      "detail",
+      "container",
+      "alpha",
+      "web",
+      "--config",
+      engines.configPath,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Name\s+web$/m);
     expect(result.stdout).toMatch(/^State\s+Up /m);
@@ -51,13 +71,31 @@ describe("docklens detail container", () => {
   });
 
   it("names the missing container and its cluster, exit 1", async () => {
-    const result = await cli(["detail", "container", "bravo", "nope", "--config", engines.configPath]);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: 'docklens: container "nope" not found in cluster "bravo"\n' });
+    const result = await cli([
+      "detail",
+      "container",
+      "bravo",
+      "nope",
+      "--config",
+      engines.configPath,
+    ]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'docklens: container "nope" not found in cluster "bravo"\n',
+    });
   });
 
   it("rejects hostile names before any engine call (D7), as usage errors (exit 2)", async () => {
     for (const name of ["../../images/json", "web?all=1", "%2e%2e", "a/b", "..", "web#x", ""]) {
-      const result = await cli(["detail", "container", "alpha", name, "--config", engines.configPath]);
+      const result = await cli([
+        "detail",
+        "container",
+        "alpha",
+        name,
+        "--config",
+        engines.configPath,
+      ]);
       expect(result.code, name).toBe(2);
       expect(result.stderr, name).toMatch(/^docklens: invalid container name/);
     }

@@ -16,7 +16,16 @@ let registry: Registry;
 beforeAll(async () => {
   proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
   const config = join(engines.tmp, "events.json");
-  await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: engines.hostA }, { id: 7, name: "bravo", host: engines.hostB }, { name: "linked", host: "127.0.0.1", port: proxy.port }] }));
+  await writeFile(
+    config,
+    JSON.stringify({
+      clusters: [
+        { name: "alpha", host: engines.hostA },
+        { id: 7, name: "bravo", host: engines.hostB },
+        { name: "linked", host: "127.0.0.1", port: proxy.port },
+      ],
+    }),
+  );
   registry = await loadRegistry({ configPath: config });
   server = await startServer({ log: false, registry });
 });
@@ -26,7 +35,11 @@ afterAll(async () => {
 });
 
 /** Read an event stream until `done` says so (or 20 s pass), then leave. */
-function readEvents(path: string, done: (items: any[]) => boolean, headers: Record<string, string> = {}): Promise<{ type: string; items: any[]; raw: string }> {
+function readEvents(
+  path: string,
+  done: (items: any[]) => boolean,
+  headers: Record<string, string> = {},
+): Promise<{ type: string; items: any[]; raw: string }> {
   return new Promise((resolve, reject) => {
     const items: any[] = [];
     let raw = "";
@@ -39,10 +52,11 @@ function readEvents(path: string, done: (items: any[]) => boolean, headers: Reco
       };
       const timer = setTimeout(finish, 20_000);
       res.on("data", (chunk: Buffer) => {
-        raw += chunk;
+        raw += chunk.toString();
         const lines = (pending + chunk.toString()).split("\n");
         pending = lines.pop()!;
-        for (const line of lines.map((text) => text.replace(/^data: /, "")).filter(Boolean)) items.push(JSON.parse(line));
+        for (const line of lines.map((text) => text.replace(/^data: /, "")).filter(Boolean))
+          items.push(JSON.parse(line));
         if (done(items)) finish();
       });
       res.on("end", finish);
@@ -54,29 +68,47 @@ function readEvents(path: string, done: (items: any[]) => boolean, headers: Reco
 
 /** Create and remove a container on an engine: two events, create and destroy. */
 async function createAndRemove(host: string): Promise<string> {
-  const id = await docker(host, "create", "--label", "docklens-test=events", "local/busybox:1", "true");
+  const id = await docker(
+    host,
+    "create",
+    "--label",
+    "docklens-test=events",
+    "local/busybox:1",
+    "true",
+  );
   await docker(host, "rm", id);
   return id;
 }
 
-const of = (items: any[], id: string, action: string) => items.find((item) => item.Actor?.ID === id && item.Action === action);
+const of = (items: any[], id: string, action: string) =>
+  items.find((item) => item.Actor?.ID === id && item.Action === action);
 /** A second ago: the engines send what came since, so nothing depends on when a subscription began. */
 const since = () => `since=${Math.floor(Date.now() / 1000) - 1}`;
 
 describe("GET /events and docklens events", () => {
   it("merges the engines' events, each tagged with its cluster; SSE when asked", async () => {
     let id = "";
-    const reading = readEvents(`/events?cluster=alpha&cluster=bravo&filter=type%3Dcontainer&${since()}`, (items) => Boolean(id && of(items, id, "destroy")));
+    const reading = readEvents(
+      `/events?cluster=alpha&cluster=bravo&filter=type%3Dcontainer&${since()}`,
+      (items) => Boolean(id && of(items, id, "destroy")),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     id = await createAndRemove(engines.adminB);
     const { type, items } = await reading;
     expect(type).toBe("application/x-ndjson");
-    expect(of(items, id, "create")).toMatchObject({ Type: "container", cluster: { id: 7, name: "bravo" } });
+    expect(of(items, id, "create")).toMatchObject({
+      Type: "container",
+      cluster: { id: 7, name: "bravo" },
+    });
     expect(of(items, id, "destroy").cluster).toEqual({ id: 7, name: "bravo" });
     expect(items.every((item) => item.Type === "container")).toBe(true);
 
     let sseId = "";
-    const sse = readEvents(`/events?cluster=alpha&${since()}`, (items) => Boolean(sseId && of(items, sseId, "destroy")), { accept: "text/event-stream" });
+    const sse = readEvents(
+      `/events?cluster=alpha&${since()}`,
+      (items) => Boolean(sseId && of(items, sseId, "destroy")),
+      { accept: "text/event-stream" },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     sseId = await createAndRemove(engines.hostA);
     const answer = await sse;
@@ -87,16 +119,24 @@ describe("GET /events and docklens events", () => {
 
   it("reports a link cut and restored, and then sends the events it missed", async () => {
     let missed = "";
-    const reading = readEvents(`/events?cluster=linked&filter=type%3Dcontainer&${since()}`, (items) => Boolean(missed && of(items, missed, "destroy")));
+    const reading = readEvents(
+      `/events?cluster=linked&filter=type%3Dcontainer&${since()}`,
+      (items) => Boolean(missed && of(items, missed, "destroy")),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     await proxy.cut();
     await new Promise((resolve) => setTimeout(resolve, 300));
     missed = await createAndRemove(engines.hostA);
     await proxy.restore();
     const { items } = await reading;
-    const statuses = items.filter((item) => item.status === "disconnected" || item.status === "reconnected").filter((item) => !item.Type);
+    const statuses = items
+      .filter((item) => item.status === "disconnected" || item.status === "reconnected")
+      .filter((item) => !item.Type);
     expect(statuses.map((item) => item.status)).toEqual(["disconnected", "reconnected"]);
-    expect(statuses[0]).toMatchObject({ cluster: { name: "linked" }, error: { code: expect.stringMatching(/^ENGINE_/) } });
+    expect(statuses[0]).toMatchObject({
+      cluster: { name: "linked" },
+      error: { code: expect.stringMatching(/^ENGINE_/) },
+    });
     // What happened while the link was down arrives after it is back.
     const index = (item: unknown) => items.indexOf(item);
     expect(index(of(items, missed, "create"))).toBeGreaterThan(index(statuses[1]));
@@ -105,7 +145,13 @@ describe("GET /events and docklens events", () => {
 
   it("closes a consumer that falls too far behind with a line saying why, holding no more than its bound", async () => {
     const controller = new AbortController();
-    const events = await streamEvents({ registry, signal: controller.signal, clusters: ["alpha"], filters: { type: ["container"] }, maxBuffered: 4 });
+    const events = await streamEvents({
+      registry,
+      signal: controller.signal,
+      clusters: ["alpha"],
+      filters: { type: ["container"] },
+      maxBuffered: 4,
+    });
     // Nothing is read while the engine sends six events or more.
     for (let i = 0; i < 3; i++) await createAndRemove(engines.hostA);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -121,12 +167,28 @@ describe("GET /events and docklens events", () => {
 
   it("with until, ends once every engine sent everything up to it, a dropped link too", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const body = await fetch(`${server.url}/events?cluster=alpha&cluster=bravo&since=${now - 30}&until=${now - 1}`).then((r) => r.text());
-    expect(body.split("\n").filter(Boolean).every((line) => JSON.parse(line).cluster)).toBe(true);
+    const body = await fetch(
+      `${server.url}/events?cluster=alpha&cluster=bravo&since=${now - 30}&until=${now - 1}`,
+    ).then((r) => r.text());
+    expect(
+      body
+        .split("\n")
+        .filter(Boolean)
+        .every((line) => JSON.parse(line).cluster),
+    ).toBe(true);
     await proxy.cut();
     try {
-      const lines = (await fetch(`${server.url}/events?cluster=linked&since=${now - 30}&until=${now - 1}`).then((r) => r.text())).split("\n").filter(Boolean);
-      expect(JSON.parse(lines.at(-1)!)).toMatchObject({ cluster: { name: "linked" }, status: "disconnected" });
+      const lines = (
+        await fetch(`${server.url}/events?cluster=linked&since=${now - 30}&until=${now - 1}`).then(
+          (r) => r.text(),
+        )
+      )
+        .split("\n")
+        .filter(Boolean);
+      expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+        cluster: { name: "linked" },
+        status: "disconnected",
+      });
     } finally {
       await proxy.restore();
     }
@@ -135,7 +197,9 @@ describe("GET /events and docklens events", () => {
   it("rejects an unknown cluster and a bad filter before streaming", async () => {
     const unknown = await fetch(`${server.url}/events?cluster=nope`);
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("CLUSTER_NOT_FOUND");
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe(
+      "CLUSTER_NOT_FOUND",
+    );
     expect((await fetch(`${server.url}/events?filter=colour%3Dred`)).status).toBe(400);
   });
 });

@@ -16,14 +16,32 @@ describe("examples/jq.sh", () => {
     await chmod(join(bin, "docklens"), 0o755);
     const config = join(bin, "docklens.json");
     await writeFile(config, JSON.stringify({ clusters: [{ name: "local", host: engines.hostA }] }));
-    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: engines.tmp, DOCKLENS_CONFIG: config, DOCKLENS_URL: "http://127.0.0.1:1" };
-    const { stdout, stderr } = await exec("bash", [join(import.meta.dirname, "../../examples/jq.sh")], { env });
-    const running = await docker(engines.hostA, "ps", "--filter", "status=running", "--format", "{{.Names}}");
+    const env = {
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: engines.tmp,
+      DOCKLENS_CONFIG: config,
+      DOCKLENS_URL: "http://127.0.0.1:1",
+    };
+    const { stdout, stderr } = await exec(
+      "bash",
+      [join(import.meta.dirname, "../../examples/jq.sh")],
+      { env },
+    );
+    const running = await docker(
+      engines.hostA,
+      "ps",
+      "--filter",
+      "status=running",
+      "--format",
+      "{{.Names}}",
+    );
     for (const name of running.split("\n")) expect(stdout).toContain(`local\t/${name}\n`);
     expect(stdout).toContain("/failed\n");
     expect(stdout).toContain("local/sick\n");
     expect(stdout).toContain("local/web running\n");
     expect(stdout).toContain("shop: local/shop-web\n");
-    expect(stderr).toBe("no docklens serve answers on http://127.0.0.1:1: the HTTP example is skipped\n");
+    expect(stderr).toBe(
+      "no docklens serve answers on http://127.0.0.1:1: the HTTP example is skipped\n",
+    );
   });
 });

@@ -5,11 +5,18 @@ const withConfig = (...args: string[]) => cli([...args, "--config", engines.conf
 
 describe("dead and hanging engines", () => {
   it("a dead engine is exit 1 with one line saying it cannot be reached", async () => {
-    for (const args of [["containers", "dead"], ["networks", "dead"], ["volumes", "3"], ["detail", "container", "dead", "web"]]) {
+    for (const args of [
+      ["containers", "dead"],
+      ["networks", "dead"],
+      ["volumes", "3"],
+      ["detail", "container", "dead", "web"],
+    ]) {
       const result = await withConfig(...args);
       expect(result.code, args.join(" ")).toBe(1);
       expect(result.stdout).toBe("");
-      expect(result.stderr).toMatch(/^docklens: cannot reach the engine of cluster "dead" \(http:\/\/127\.0\.0\.1:\d+\): connection refused\n$/);
+      expect(result.stderr).toMatch(
+        /^docklens: cannot reach the engine of cluster "dead" \(http:\/\/127\.0\.0\.1:\d+\): connection refused\n$/,
+      );
     }
   });
 
@@ -17,13 +24,19 @@ describe("dead and hanging engines", () => {
     const result = await withConfig("containers", "hang", "--json");
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`docklens: the engine of cluster "hang" (http://127.0.0.1:${/:(\d+)\)/.exec(result.stderr)?.[1]}) did not answer within ${engines.hangTimeoutMs} ms\n`);
+    expect(result.stderr).toBe(
+      `docklens: the engine of cluster "hang" (http://127.0.0.1:${/:(\d+)\)/.exec(result.stderr)?.[1]}) did not answer within ${engines.hangTimeoutMs} ms\n`,
+    );
   });
 
   it("a socket that does not exist is unreachable, not a crash", async () => {
-    const result = await cli(["containers", "local"], { env: { DOCKER_HOST: `unix://${engines.tmp}/none.sock` } });
+    const result = await cli(["containers", "local"], {
+      env: { DOCKER_HOST: `unix://${engines.tmp}/none.sock` },
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/cannot reach the engine of cluster "local" \(unix:\/\/.*none\.sock\): no such socket/);
+    expect(result.stderr).toMatch(
+      /cannot reach the engine of cluster "local" \(unix:\/\/.*none\.sock\): no such socket/,
+    );
   });
 });
 
@@ -32,13 +45,31 @@ describe("usage", () => {
     const help = await cli(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Examples:/);
-    for (const command of ["clusters", "containers", "networks", "volumes", "detail", "logs", "stats", "top", "attach", "serve"]) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+    for (const command of [
+      "clusters",
+      "containers",
+      "networks",
+      "volumes",
+      "detail",
+      "logs",
+      "stats",
+      "top",
+      "attach",
+      "serve",
+    ])
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
     const version = await cli(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });
 
   it("usage errors exit 2 with a message on stderr only", async () => {
-    for (const args of [["containers"], ["nonsense"], ["containers", "a", "--bogus"], ["detail", "container", "alpha"], ["detail", "image-of"]]) {
+    for (const args of [
+      ["containers"],
+      ["nonsense"],
+      ["containers", "a", "--bogus"],
+      ["detail", "container", "alpha"],
+      ["detail", "image-of"],
+    ]) {
       const result = await cli(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stdout).toBe("");

@@ -2,7 +2,6 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRegistry } from "../../src/core/registry.ts";
 import { createRegistry } from "../../src/core/registry.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
 import { engines } from "./helpers.ts";
@@ -12,19 +11,32 @@ import { raw, startServer, type TestServer } from "./server-helpers.ts";
 const engineB = { path: engines.adminB.replace("unix://", "") };
 
 /** An app whose only cluster `proxied` is engine B behind `proxy`. */
-async function serverBehind(proxy: LinkProxy, extra: Record<string, unknown> = {}): Promise<TestServer> {
-  const config = normalizeConfig({ clusters: [{ name: "proxied", host: "127.0.0.1", port: proxy.port, timeoutMs: 3000, ...extra }] }, null);
+async function serverBehind(
+  proxy: LinkProxy,
+  extra: Record<string, unknown> = {},
+): Promise<TestServer> {
+  const config = normalizeConfig(
+    {
+      clusters: [
+        { name: "proxied", host: "127.0.0.1", port: proxy.port, timeoutMs: 3000, ...extra },
+      ],
+    },
+    null,
+  );
   return startServer({ registry: createRegistry(config), log: false });
 }
 
-const containerLists = (proxy: LinkProxy) => proxy.requests.filter((line) => line.startsWith("GET /containers/json")).length;
+const containerLists = (proxy: LinkProxy) =>
+  proxy.requests.filter((line) => line.startsWith("GET /containers/json")).length;
 
 describe("engine layer under load", () => {
   it("16 clients asking for the same list at once cost the engine one call", async () => {
     const proxy = await startProxy(engineB, 150);
     const server = await serverBehind(proxy);
     try {
-      const answers = await Promise.all(Array.from({ length: 16 }, () => raw(server.port, "/list/proxied/containers")));
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, () => raw(server.port, "/list/proxied/containers")),
+      );
       expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(200));
       expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
       expect(containerLists(proxy)).toBe(1);
@@ -40,7 +52,8 @@ describe("engine layer under load", () => {
     const proxy = await startProxy(engineB);
     const server = await serverBehind(proxy, { cacheTtlMs: 60_000 });
     try {
-      for (let i = 0; i < 3; i++) expect((await raw(server.port, "/list/proxied/volumes")).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await raw(server.port, "/list/proxied/volumes")).status).toBe(200);
       expect(proxy.requests.filter((line) => line.startsWith("GET /volumes")).length).toBe(1);
     } finally {
       await server.close();
@@ -53,11 +66,14 @@ describe("engine layer under load", () => {
     const server = await serverBehind(proxy);
     try {
       const controller = new AbortController();
-      const leaving = fetch(`${server.url}/list/proxied/containers`, { signal: controller.signal }).catch((error: Error) => error.name);
+      const leaving = fetch(`${server.url}/list/proxied/containers`, {
+        signal: controller.signal,
+      }).catch((error: Error) => error.name);
       while (containerLists(proxy) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       controller.abort();
       expect(await leaving).toBe("AbortError");
-      for (let i = 0; i < 50 && proxy.cancelled === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 50 && proxy.cancelled === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(proxy.cancelled).toBe(1);
     } finally {
       await server.close();
@@ -73,7 +89,9 @@ describe("engine layer under load", () => {
       for (let round = 0; round < 30; round++) {
         if (round === 10) await proxy.cut();
         if (round === 20) await proxy.restore();
-        const answers = await Promise.all(Array.from({ length: 4 }, () => raw(server.port, "/list/proxied/containers")));
+        const answers = await Promise.all(
+          Array.from({ length: 4 }, () => raw(server.port, "/list/proxied/containers")),
+        );
         statuses.push(...answers.map((answer) => answer.status));
       }
       expect(statuses.slice(0, 40)).toEqual(Array(40).fill(200));
@@ -95,12 +113,20 @@ describe("engines that misbehave", () => {
     });
     await new Promise<void>((resolve) => engine.listen(0, "127.0.0.1", resolve));
     const port = (engine.address() as { port: number }).port;
-    const config = normalizeConfig({ clusters: [{ name: "stuck", host: "127.0.0.1", port, timeoutMs: 300, maxConcurrency: 2 }] }, null);
+    const config = normalizeConfig(
+      { clusters: [{ name: "stuck", host: "127.0.0.1", port, timeoutMs: 300, maxConcurrency: 2 }] },
+      null,
+    );
     const server = await startServer({ registry: createRegistry(config), log: false });
     try {
-      const inspects = await Promise.all(["a:1", "b:1", "c:1"].map((image) => raw(server.port, `/detail/stuck/image/${image}`)));
+      const inspects = await Promise.all(
+        ["a:1", "b:1", "c:1"].map((image) => raw(server.port, `/detail/stuck/image/${image}`)),
+      );
       expect(inspects.map((answer) => answer.status)).toEqual([504, 504, 504]);
-      expect((await raw(server.port, "/list/stuck/containers")).json).toEqual({ containers: [], running: [] });
+      expect((await raw(server.port, "/list/stuck/containers")).json).toEqual({
+        containers: [],
+        running: [],
+      });
     } finally {
       await server.close();
       engine.closeAllConnections();
@@ -111,7 +137,10 @@ describe("engines that misbehave", () => {
   it("an https:// engine without a tls block is dialled over TLS", async () => {
     // A plain-HTTP engine dialled over TLS: the handshake fails, where a misdial would not even try.
     const proxy = await startProxy(engineB);
-    const config = normalizeConfig({ clusters: [{ name: "tls", host: `https://127.0.0.1:${proxy.port}` }] }, null);
+    const config = normalizeConfig(
+      { clusters: [{ name: "tls", host: `https://127.0.0.1:${proxy.port}` }] },
+      null,
+    );
     const server = await startServer({ registry: createRegistry(config), log: false });
     try {
       const answer = await raw(server.port, "/list/tls/containers");
@@ -133,7 +162,9 @@ describe("engines that misbehave", () => {
       socket.resetAndDestroy();
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await raw(server.port, "/healthz")).status).toBe(200);
-      expect(await sendRaw(server.port, "CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n")).toMatch(/^HTTP\/1\.1 405 /);
+      expect(await sendRaw(server.port, "CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n")).toMatch(
+        /^HTTP\/1\.1 405 /,
+      );
     } finally {
       await server.close();
     }
@@ -149,9 +180,15 @@ describe("isolation", () => {
 
   it("a hanging engine costs its own cluster its time limit and never holds up another", async () => {
     const order: string[] = [];
-    const hanging = raw(server.port, "/list/hang/containers").then((answer) => (order.push("hang"), answer));
+    const hanging = raw(server.port, "/list/hang/containers").then(
+      (answer) => (order.push("hang"), answer),
+    );
     const others = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => raw(server.port, i % 2 ? "/list/alpha/containers" : "/list/bravo/volumes").then((answer) => (order.push("other"), answer))),
+      Array.from({ length: 20 }, (_, i) =>
+        raw(server.port, i % 2 ? "/list/alpha/containers" : "/list/bravo/volumes").then(
+          (answer) => (order.push("other"), answer),
+        ),
+      ),
     );
     expect(others.every((answer) => answer.status === 200)).toBe(true);
     expect((await hanging).status).toBe(504);
@@ -163,7 +200,9 @@ describe("isolation", () => {
     const requests = hostileRequests(600);
     const seen = new Map<number, number>();
     for (let i = 0; i < requests.length; i += 20) {
-      const answers = await Promise.all(requests.slice(i, i + 20).map((request) => sendRaw(server.port, request)));
+      const answers = await Promise.all(
+        requests.slice(i, i + 20).map((request) => sendRaw(server.port, request)),
+      );
       for (const answer of answers) {
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
         seen.set(status, (seen.get(status) ?? 0) + 1);
@@ -173,7 +212,11 @@ describe("isolation", () => {
       }
     }
     expect(seen.get(0) ?? 0).toBe(0);
-    expect([...seen.keys()].every((status) => [200, 204, 400, 401, 404, 405, 409, 413, 414, 431, 502, 504].includes(status))).toBe(true);
+    expect(
+      [...seen.keys()].every((status) =>
+        [200, 204, 400, 401, 404, 405, 409, 413, 414, 431, 502, 504].includes(status),
+      ),
+    ).toBe(true);
     expect((await raw(server.port, "/healthz")).status).toBe(200);
     expect((await raw(server.port, "/list/alpha/containers")).status).toBe(200);
   });
@@ -202,7 +245,19 @@ function hostileRequests(count: number): string[] {
     "*",
     "http://169.254.169.254/latest/meta-data/",
   ];
-  const methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND", "CONNECT", "FOO"];
+  const methods = [
+    "GET",
+    "HEAD",
+    "POST",
+    "PUT",
+    "DELETE",
+    "PATCH",
+    "OPTIONS",
+    "TRACE",
+    "PROPFIND",
+    "CONNECT",
+    "FOO",
+  ];
   const headers = [
     "",
     "X-Evil: a\rb\r\n",

@@ -17,7 +17,10 @@ export interface CliResult {
  * Run the built CLI as a user would, in `cwd` (default: the scratch dir, where no config is),
  * with a clean environment: no DOCKER_HOST or DOCKLENS_CONFIG unless given, no colour.
  */
-export async function cli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliResult> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: engines.tmp,
@@ -26,7 +29,11 @@ export async function cli(args: string[], options: { env?: Record<string, string
     ...options.env,
   };
   try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { env, cwd: options.cwd ?? engines.tmp, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], {
+      env,
+      cwd: options.cwd ?? engines.tmp,
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const err = error as { code?: number; stdout?: string; stderr?: string };
@@ -38,7 +45,8 @@ export async function cli(args: string[], options: { env?: Record<string, string
 /** Run the CLI with the test config and parse its `--json` output. */
 export async function cliJson<T>(args: string[]): Promise<T> {
   const result = await cli([...args, "--json", "--config", engines.configPath]);
-  if (result.code !== 0) throw new Error(`docklens ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`docklens ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
 

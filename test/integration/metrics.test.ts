@@ -22,7 +22,12 @@ let prometheusUrl: string;
 /** A value Prometheus holds for `query`, once it has one (it scrapes every second). */
 async function query(promql: string): Promise<number> {
   for (let i = 0; i < 100; i++) {
-    const body = (await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`).then((r) => r.json(), () => undefined)) as { data?: { result: Array<{ value: [number, string] }> } } | undefined;
+    const body = (await fetch(
+      `${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`,
+    ).then(
+      (r) => r.json(),
+      () => undefined,
+    )) as { data?: { result: Array<{ value: [number, string] }> } } | undefined;
     const value = body?.data?.result[0]?.value[1];
     if (value !== undefined) return Number(value);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -30,11 +35,28 @@ async function query(promql: string): Promise<number> {
   throw new Error(`Prometheus has no value for ${promql} after 30 s`);
 }
 
-const scrape = async () => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-const sample = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"=,]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+const scrape = async () =>
+  (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+const sample = (text: string, series: string) =>
+  Number(new RegExp(`^${series.replace(/[{}"=,]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
 
 beforeAll(async () => {
-  serve = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", "--quiet", "--token", TOKEN, "--config", engines.configPath], { stdio: ["ignore", "pipe", "ignore"] });
+  serve = spawn(
+    process.execPath,
+    [
+      BIN,
+      "serve",
+      "--port",
+      "0",
+      "--json",
+      "--quiet",
+      "--token",
+      TOKEN,
+      "--config",
+      engines.configPath,
+    ],
+    { stdio: ["ignore", "pipe", "ignore"] },
+  );
   const [line] = (await once(serve.stdout!, "data")) as [Buffer];
   url = JSON.parse(line.toString()).url;
   const dir = await mkdtemp(join(engines.tmp, "prometheus-"));
@@ -45,7 +67,15 @@ beforeAll(async () => {
   );
   const port = await freePort();
   prometheusUrl = `http://127.0.0.1:${port}`;
-  prometheus = spawn("prometheus", [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
+  prometheus = spawn(
+    "prometheus",
+    [
+      `--config.file=${join(dir, "prometheus.yml")}`,
+      `--storage.tsdb.path=${join(dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: "ignore" },
+  );
 });
 
 afterAll(async () => {
@@ -59,31 +89,57 @@ afterAll(async () => {
 describe("metrics", () => {
   it("a real Prometheus scrapes serve with the token and reads what the docker CLI counts", async () => {
     expect(await query('up{job="docklens"} == 1')).toBe(1);
-    const running = (await dockerIds(engines.hostA, "ps", "-q", "--filter", "status=running")).length;
+    const running = (await dockerIds(engines.hostA, "ps", "-q", "--filter", "status=running"))
+      .length;
     expect(await query('docklens_containers{cluster="alpha",state="running"}')).toBe(running);
-    const exited = (await dockerIds(engines.hostA, "ps", "-aq", "--filter", "status=exited")).length;
+    const exited = (await dockerIds(engines.hostA, "ps", "-aq", "--filter", "status=exited"))
+      .length;
     expect(await query('docklens_containers{cluster="alpha",state="exited"}')).toBe(exited);
-    expect(await query('docklens_containers_unhealthy{cluster="alpha"}')).toBe((await dockerIds(engines.hostA, "ps", "-q", "--filter", "health=unhealthy")).length);
+    expect(await query('docklens_containers_unhealthy{cluster="alpha"}')).toBe(
+      (await dockerIds(engines.hostA, "ps", "-q", "--filter", "health=unhealthy")).length,
+    );
     expect(await query('docklens_engine_up{cluster="bravo"}')).toBe(1);
     // A hanging engine is down once its time limit passed, and the scrape still succeeds.
     expect(await query('docklens_engine_up{cluster="hang"}')).toBe(0);
     expect(await query('docklens_engine_up{cluster="dead"}')).toBe(0);
-    expect(await query('docklens_volumes{cluster="alpha"}')).toBe((await dockerIds(engines.hostA, "volume", "ls", "-q")).length);
+    expect(await query('docklens_volumes{cluster="alpha"}')).toBe(
+      (await dockerIds(engines.hostA, "volume", "ls", "-q")).length,
+    );
   });
 
   it("counts requests by route template, never by raw path, and is under the token", async () => {
     const headers = { authorization: `Bearer ${TOKEN}` };
-    await Promise.all(["/list/alpha/containers", "/list/bravo/containers", "/list/nope/containers"].map((path) => fetch(url + path, { headers }).then((r) => r.text())));
+    await Promise.all(
+      ["/list/alpha/containers", "/list/bravo/containers", "/list/nope/containers"].map((path) =>
+        fetch(url + path, { headers }).then((r) => r.text()),
+      ),
+    );
     // A request is counted once its response has closed on the server's side, just after the client has it.
     let text = await scrape();
-    for (let i = 0; i < 20 && !(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}') >= 1); i++) {
+    for (
+      let i = 0;
+      i < 20 &&
+      !(
+        sample(
+          text,
+          'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}',
+        ) >= 1
+      );
+      i++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = await scrape();
     }
-    expect(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="200"}')).toBeGreaterThanOrEqual(2);
-    expect(sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="200"}'),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, 'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/route="\/list\/(alpha|bravo|nope)/);
-    expect(text).toMatch(/^docklens_http_request_duration_seconds_bucket\{le="0\.005",route="\/list\/:cluster\/containers"\}/m);
+    expect(text).toMatch(
+      /^docklens_http_request_duration_seconds_bucket\{le="0\.005",route="\/list\/:cluster\/containers"\}/m,
+    );
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
   });
@@ -92,14 +148,23 @@ describe("metrics", () => {
     // A slow link, so that all the scrapes sent at once arrive while the first one's fan-out runs.
     const link = await startProxy({ path: engines.hostA.replace("unix://", "") }, 300);
     const config = join(engines.tmp, "metrics-alpha.json");
-    await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: "127.0.0.1", port: link.port }] }));
+    await writeFile(
+      config,
+      JSON.stringify({ clusters: [{ name: "alpha", host: "127.0.0.1", port: link.port }] }),
+    );
     const registry = await loadRegistry({ configPath: config });
     const server = await startServer({ log: false, registry });
     try {
       const slot = registry.slot(registry.config.clusters[0]!);
-      const texts = await Promise.all(Array.from({ length: 8 }, () => raw(server.port, "/metrics").then((r) => r.text)));
+      const texts = await Promise.all(
+        Array.from({ length: 8 }, () => raw(server.port, "/metrics").then((r) => r.text)),
+      );
       expect(slot.calls).toBe(2);
-      expect(new Set(texts.map((text) => sample(text, 'docklens_containers{cluster="alpha",state="running"}'))).size).toBe(1);
+      expect(
+        new Set(
+          texts.map((text) => sample(text, 'docklens_containers{cluster="alpha",state="running"}')),
+        ).size,
+      ).toBe(1);
     } finally {
       await server.close();
       await link.close();

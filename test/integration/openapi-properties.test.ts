@@ -13,21 +13,43 @@ import { raw, startServer, type TestServer } from "./server-helpers.ts";
  * parameters from their patterns and enums, the names the engines really hold, and hostile
  * strings besides. Whatever comes, the server answers as the document says.
  */
-type ParamSchema = { type?: string; pattern?: string; enum?: string[]; maxLength?: number; items?: ParamSchema };
-type Operation = { parameters: Array<{ name: string; in: "path" | "query"; schema: ParamSchema }>; responses: Record<string, any> };
+type ParamSchema = {
+  type?: string;
+  pattern?: string;
+  enum?: string[];
+  maxLength?: number;
+  items?: ParamSchema;
+};
+type Operation = {
+  parameters: Array<{ name: string; in: "path" | "query"; schema: ParamSchema }>;
+  responses: Record<string, any>;
+};
 
 let server: TestServer;
-let openapi: { paths: Record<string, { get: Operation; head: Operation }>; components: { schemas: Record<string, any> } };
+let openapi: {
+  paths: Record<string, { get: Operation; head: Operation }>;
+  components: { schemas: Record<string, any> };
+};
 let ajv: Ajv2020;
 
 beforeAll(async () => {
   // The test engines without the hanging one, whose time limit would only slow the run down.
   const config = join(engines.tmp, "properties.json");
-  await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: engines.hostA }, { id: 7, name: "bravo", host: engines.hostB }, { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 }] }));
+  await writeFile(
+    config,
+    JSON.stringify({
+      clusters: [
+        { name: "alpha", host: engines.hostA },
+        { id: 7, name: "bravo", host: engines.hostB },
+        { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 },
+      ],
+    }),
+  );
   server = await startServer({ log: false, registry: await loadRegistry({ configPath: config }) });
   openapi = (await raw(server.port, "/openapi.json")).json;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-  for (const [name, schema] of Object.entries(openapi.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+  for (const [name, schema] of Object.entries(openapi.components.schemas))
+    ajv.addSchema(schema, `#/components/schemas/${name}`);
 });
 afterAll(() => server.close());
 
@@ -43,7 +65,15 @@ const KNOWN: Record<string, string[]> = {
   tail: ["0", "3", "all"],
   since: ["10m", "1000", "2026-11-22"],
   until: ["1s", "2000000000"],
-  filter: ["status=running", "label=app", "health=unhealthy", "name=web", "dangling=true", "driver=local", "reference=local/app"],
+  filter: [
+    "status=running",
+    "label=app",
+    "health=unhealthy",
+    "name=web",
+    "dangling=true",
+    "driver=local",
+    "reference=local/app",
+  ],
 };
 
 /**
@@ -54,15 +84,29 @@ function valueOf(name: string, schema: ParamSchema, inPath: boolean): fc.Arbitra
   const allowed = schema.enum
     ? fc.constantFrom(...schema.enum)
     : schema.pattern
-      ? fc.stringMatching(new RegExp(schema.pattern)).filter((value) => value.length <= (schema.maxLength ?? 255))
+      ? fc
+          .stringMatching(new RegExp(schema.pattern))
+          .filter((value) => value.length <= (schema.maxLength ?? 255))
       : fc.string();
-  const hostile = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("..", "%2e%2e", "a?b=1", "a#b", "", " ", "../../images/json", "TRUE", "yes")).filter((value) => !inPath || value !== "");
+  const hostile = fc
+    .oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom("..", "%2e%2e", "a?b=1", "a#b", "", " ", "../../images/json", "TRUE", "yes"),
+    )
+    .filter((value) => !inPath || value !== "");
   // Mostly good values, so that requests get past the first check and reach the engines.
-  return fc.oneof({ arbitrary: fc.constantFrom(...(KNOWN[name] ?? ["x"])), weight: 10 }, { arbitrary: allowed, weight: 6 }, { arbitrary: hostile, weight: inPath ? 2 : 1 });
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...(KNOWN[name] ?? ["x"])), weight: 10 },
+    { arbitrary: allowed, weight: 6 },
+    { arbitrary: hostile, weight: inPath ? 2 : 1 },
+  );
 }
 
 /** One request of an operation: its path with parameters filled in and a query of some of its parameters. */
-function requestOf(template: string, operation: Operation): fc.Arbitrary<{ method: "GET" | "HEAD"; path: string }> {
+function requestOf(
+  template: string,
+  operation: Operation,
+): fc.Arbitrary<{ method: "GET" | "HEAD"; path: string }> {
   const path = operation.parameters.filter((p) => p.in === "path");
   const query = operation.parameters.filter((p) => p.in === "query");
   return fc
@@ -70,19 +114,32 @@ function requestOf(template: string, operation: Operation): fc.Arbitrary<{ metho
       method: fc.constantFrom("GET" as const, "GET" as const, "GET" as const, "HEAD" as const),
       path: fc.tuple(...path.map((p) => valueOf(p.name, p.schema, true))),
       // A repeatable parameter (its schema an array's) is given 0 to 2 times.
-      query: fc.tuple(...query.map((p) => (p.schema.items ? fc.array(valueOf(p.name, p.schema.items, false), { maxLength: 2 }) : fc.option(valueOf(p.name, p.schema, false), { nil: undefined })))),
+      query: fc.tuple(
+        ...query.map((p) =>
+          p.schema.items
+            ? fc.array(valueOf(p.name, p.schema.items, false), { maxLength: 2 })
+            : fc.option(valueOf(p.name, p.schema, false), { nil: undefined }),
+        ),
+      ),
     })
     .map(({ method, path: values, query: optional }) => {
       let filled = template;
-      path.forEach((p, index) => (filled = filled.replace(`{${p.name}}`, encodeURIComponent(values[index]!))));
+      path.forEach(
+        (p, index) => (filled = filled.replace(`{${p.name}}`, encodeURIComponent(values[index]!))),
+      );
       const search = new URLSearchParams();
-      query.forEach((p, index) => [optional[index] ?? []].flat().forEach((value) => search.append(p.name, value)));
-      return { method, path: `${filled}${search.size ? `?${search}` : ""}` };
+      query.forEach((p, index) =>
+        [optional[index] ?? []].flat().forEach((value) => search.append(p.name, value)),
+      );
+      return { method, path: `${filled}${search.size ? `?${search.toString()}` : ""}` };
     });
 }
 
 /** The status, type and body of a response; of a stream, its first line at most (then it leaves). */
-function send(method: string, path: string): Promise<{ status: number; type: string; body: string }> {
+function send(
+  method: string,
+  path: string,
+): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port: server.port, path, method }, (res) => {
       const type = String(res.headers["content-type"] ?? "");
@@ -95,7 +152,7 @@ function send(method: string, path: string): Promise<{ status: number; type: str
       // A stream may wait long for its first line (follow with tail=0): a second is enough to read.
       const timer = setTimeout(done, type.includes("ndjson") ? 1500 : 20_000);
       res.on("data", (chunk: Buffer) => {
-        body += chunk;
+        body += chunk.toString();
         if (type.includes("ndjson") && body.includes("\n")) done();
       });
       res.on("end", done);
@@ -106,13 +163,19 @@ function send(method: string, path: string): Promise<{ status: number; type: str
 }
 
 /** Runs per route; stats takes the engine a second per sample. */
-const RUNS = (template: string) => (template.endsWith("/stats") ? 10 : template.includes("{") ? 60 : 10);
+const RUNS = (template: string) =>
+  template.endsWith("/stats") ? 10 : template.includes("{") ? 60 : 10;
 
 describe("requests generated from /openapi.json", () => {
   it("every parameter has a schema that says what the server accepts, and HEAD declares no body", () => {
     for (const [template, { get, head }] of Object.entries(openapi.paths)) {
-      for (const { schema, name } of get.parameters) expect((schema.items ?? schema).pattern ?? (schema.items ?? schema).enum, `${template} ${name}`).toBeDefined();
-      for (const response of Object.values(head.responses)) expect(response.content, template).toBeUndefined();
+      for (const { schema, name } of get.parameters)
+        expect(
+          (schema.items ?? schema).pattern ?? (schema.items ?? schema).enum,
+          `${template} ${name}`,
+        ).toBeDefined();
+      for (const response of Object.values(head.responses))
+        expect(response.content, template).toBeUndefined();
     }
   });
 
@@ -122,7 +185,9 @@ describe("requests generated from /openapi.json", () => {
       await fc.assert(
         fc.asyncProperty(requestOf(template, operations.get), async ({ method, path }) => {
           const { status, type, body } = await send(method, path);
-          (globalThis as any).__seen ??= {}; (globalThis as any).__seen[`${template} ${status}`] = ((globalThis as any).__seen[`${template} ${status}`] ?? 0) + 1;
+          (globalThis as any).__seen ??= {};
+          (globalThis as any).__seen[`${template} ${status}`] =
+            ((globalThis as any).__seen[`${template} ${status}`] ?? 0) + 1;
           const documented = operations.get.responses[String(status)];
           const where = `${method} ${path} → ${status} ${body.slice(0, 200)}`;
           expect(documented, where).toBeDefined();

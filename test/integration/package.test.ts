@@ -15,10 +15,19 @@ describe("the npm package", () => {
     const tarball = (await readdir(dir)).find((file) => file.endsWith(".tgz"))!;
     const { stdout } = await exec("npx", ["--yes", `./${tarball}`, "clusters", "--json"], {
       cwd: dir,
-      env: { ...process.env, DOCKER_HOST: engines.hostA, DOCKLENS_CONFIG: "", npm_config_update_notifier: "false" },
+      env: {
+        ...process.env,
+        DOCKER_HOST: engines.hostA,
+        DOCKLENS_CONFIG: "",
+        npm_config_update_notifier: "false",
+      },
     });
     const [local] = JSON.parse(stdout).clusters;
-    expect(local).toMatchObject({ id: 1, name: "local", host: engines.hostA.replace("unix://", "") });
+    expect(local).toMatchObject({
+      id: 1,
+      name: "local",
+      host: engines.hostA.replace("unix://", ""),
+    });
     expect(local.docker.Containers).toBe((await dockerIds(engines.hostA, "ps", "-aq")).length);
   }, 120_000);
 });

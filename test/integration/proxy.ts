@@ -15,7 +15,10 @@ export interface LinkProxy {
 }
 
 /** Proxy to the engine at `target` (TCP `{ port }` or `{ path }` of a unix socket), delaying answers by `delayMs`. */
-export async function startProxy(target: { port: number } | { path: string }, delayMs = 0): Promise<LinkProxy> {
+export async function startProxy(
+  target: { port: number } | { path: string },
+  delayMs = 0,
+): Promise<LinkProxy> {
   const sockets = new Set<Socket>();
   const proxy: LinkProxy = { port: 0, requests: [], cancelled: 0, cut, restore, close: cut };
   let server: Server;
@@ -25,7 +28,10 @@ export async function startProxy(target: { port: number } | { path: string }, de
     let answered = false;
     sockets.add(client).add(engine);
     client.on("data", (chunk: Buffer) => {
-      for (const match of chunk.toString("latin1").matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm)) proxy.requests.push(`${match[1]} ${match[2]}`);
+      for (const match of chunk
+        .toString("latin1")
+        .matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm))
+        proxy.requests.push(`${match[1]} ${match[2]}`);
       engine.write(chunk);
     });
     engine.on("data", (chunk: Buffer) =>

@@ -11,7 +11,15 @@ import { cli, engines } from "./helpers.ts";
 let config: string;
 beforeAll(async () => {
   config = join(engines.tmp, "quiet.json");
-  await writeFile(config, JSON.stringify({ clusters: [{ name: "alpha", host: engines.hostA }, { id: 7, name: "bravo", host: engines.hostB }] }));
+  await writeFile(
+    config,
+    JSON.stringify({
+      clusters: [
+        { name: "alpha", host: engines.hostA },
+        { id: 7, name: "bravo", host: engines.hostB },
+      ],
+    }),
+  );
 });
 
 const COMMANDS = [
@@ -30,8 +38,15 @@ const COMMANDS = [
 ];
 
 describe(`on Node ${process.versions.node}, a command that succeeds prints nothing on stderr`, () => {
-  for (const [cluster, container] of [["alpha", "web"], ["bravo", "b-tty"]] as const) {
-    it.each(COMMANDS.map((command) => command.map((arg) => arg.replace("CLUSTER", cluster).replace("CONTAINER", container))))(`${cluster}: %s`, async (...args) => {
+  for (const [cluster, container] of [
+    ["alpha", "web"],
+    ["bravo", "b-tty"],
+  ] as const) {
+    it.each(
+      COMMANDS.map((command) =>
+        command.map((arg) => arg.replace("CLUSTER", cluster).replace("CONTAINER", container)),
+      ),
+    )(`${cluster}: %s`, async (...args) => {
       for (const json of [[], ["--json"]]) {
         const result = await cli([...args, ...json, "--config", config]);
         expect(result.stderr, [...args, ...json].join(" ")).toBe("");

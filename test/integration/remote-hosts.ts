@@ -13,7 +13,10 @@ const { Server, utils } = ssh2;
  * answers `docker system dial-stdio` by joining the channel to engine B's socket, as the docker
  * CLI on a real host does; with `refuse`, it refuses the exec.
  */
-export async function sshHost(options: { refuse: boolean; clientPublicKey: string }): Promise<{ port: number; close(): void }> {
+export async function sshHost(options: {
+  refuse: boolean;
+  clientPublicKey: string;
+}): Promise<{ port: number; close(): void }> {
   const hostKey = utils.generateKeyPairSync("ed25519");
   const allowed = utils.parseKey(options.clientPublicKey) as ssh2.ParsedKey;
   const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
@@ -53,14 +56,26 @@ export async function tlsEngine(dir: string): Promise<{ port: number; close(): P
   await certificates(dir, "ca", ["server", "client"]);
   await certificates(dir, "other-ca", ["stranger"]);
   const file = (name: string) => readFile(join(dir, name));
-  const server = createServer({ key: await file("server.key"), cert: await file("server.pem"), ca: await file("ca.pem"), requestCert: true, rejectUnauthorized: true }, (socket) => {
-    const engine = connect(engines.adminB.replace("unix://", ""));
-    socket.pipe(engine).pipe(socket);
-    socket.on("error", () => engine.destroy());
-    engine.on("error", () => socket.destroy());
-  });
+  const server = createServer(
+    {
+      key: await file("server.key"),
+      cert: await file("server.pem"),
+      ca: await file("ca.pem"),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (socket) => {
+      const engine = connect(engines.adminB.replace("unix://", ""));
+      socket.pipe(engine).pipe(socket);
+      socket.on("error", () => engine.destroy());
+      engine.on("error", () => socket.destroy());
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { port: (server.address() as { port: number }).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as { port: number }).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export { utils as sshUtils };

@@ -7,11 +7,20 @@ import { BIN, cli, engines } from "./helpers.ts";
 import { raw } from "./server-helpers.ts";
 
 /** Start `docklens serve` and wait for its first line on stdout. */
-async function serve(args: string[]): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--config", engines.configPath, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+async function serve(
+  args: string[],
+): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--config", engines.configPath, "--port", "0", ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const [chunk] = (await Promise.race([once(child.stdout!, "data"), once(child, "exit").then(() => [Buffer.from("")])])) as [Buffer];
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const [chunk] = (await Promise.race([
+    once(child.stdout, "data"),
+    once(child, "exit").then(() => [Buffer.from("")]),
+  ])) as [Buffer];
   return { child, line: chunk.toString().trim(), stderr: () => stderr };
 }
 
@@ -35,36 +44,61 @@ describe("docklens serve", () => {
   it("ends open streams on SIGTERM instead of waiting for them, with a last line that says why", async () => {
     const { child, line } = await serve([]);
     const port = Number(/:(\d+)$/.exec(line)![1]);
-    const stream = await new Promise<import("node:http").IncomingMessage>((resolve) => request({ host: "127.0.0.1", port, path: "/detail/alpha/container/web/logs?follow=true&tail=0" }, resolve).end());
+    const stream = await new Promise<import("node:http").IncomingMessage>((resolve) =>
+      request(
+        { host: "127.0.0.1", port, path: "/detail/alpha/container/web/logs?follow=true&tail=0" },
+        resolve,
+      ).end(),
+    );
     expect(stream.statusCode).toBe(200);
     let body = "";
-    stream.on("data", (chunk: Buffer) => (body += chunk));
+    stream.on("data", (chunk: Buffer) => (body += chunk.toString()));
     const ended = once(stream, "end");
     child.kill("SIGTERM");
     const exited = once(child, "exit");
     // Well under the 10 s that in-flight requests get: the stream was ended, not waited out.
-    const first = await Promise.race([exited.then(() => "exited"), new Promise((resolve) => setTimeout(resolve, 5000, "still running"))]);
+    const first = await Promise.race([
+      exited.then(() => "exited"),
+      new Promise((resolve) => setTimeout(resolve, 5000, "still running")),
+    ]);
     expect(first).toBe("exited");
     expect((await exited)[0]).toBe(0);
     await ended;
     // A client can tell this end from the container stopping (which ends the stream with no such line).
     const last = JSON.parse(body.trim().split("\n").at(-1)!);
-    expect(last).toEqual({ error: { code: "SHUTTING_DOWN", message: "docklens serve is shutting down; the stream ends here" } });
+    expect(last).toEqual({
+      error: {
+        code: "SHUTTING_DOWN",
+        message: "docklens serve is shutting down; the stream ends here",
+      },
+    });
   });
 
   it("--json prints the address as JSON and logs JSON lines; --token guards it", async () => {
     const { child, line, stderr } = await serve(["--json", "--token", "t0k3n"]);
     const address = JSON.parse(line);
-    expect(address).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clusters: 4, token: true });
+    expect(address).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      clusters: 4,
+      token: true,
+    });
     const port = Number(new URL(address.url).port);
     expect((await raw(port, "/detail")).status).toBe(401);
-    expect((await raw(port, "/detail", { headers: { authorization: "Bearer t0k3n" } })).status).toBe(200);
+    expect(
+      (await raw(port, "/detail", { headers: { authorization: "Bearer t0k3n" } })).status,
+    ).toBe(200);
     child.kill("SIGINT");
     expect((await once(child, "exit"))[0]).toBe(0);
     // Every line on stderr is JSON, the shutdown's included.
-    const lines = stderr().trim().split("\n").map((text) => JSON.parse(text));
+    const lines = stderr()
+      .trim()
+      .split("\n")
+      .map((text) => JSON.parse(text));
     expect(lines[0]).toMatchObject({ method: "GET", path: "/detail", status: 401 });
-    expect(lines.at(-1)).toMatchObject({ signal: "SIGINT", message: "finishing in-flight requests" });
+    expect(lines.at(-1)).toMatchObject({
+      signal: "SIGINT",
+      message: "finishing in-flight requests",
+    });
   });
 
   it("refuses a port in use and a bad config, exit 2, without listening", async () => {

@@ -1,7 +1,12 @@
 import { createServer, request, type Server } from "node:http";
 import { toNodeListener } from "h3";
 import { loadRegistry } from "../../src/core/registry.ts";
-import { createApp, formatRequestLog, refuseConnect, type CreateAppOptions } from "../../src/server/app.ts";
+import {
+  createApp,
+  formatRequestLog,
+  refuseConnect,
+  type CreateAppOptions,
+} from "../../src/server/app.ts";
 import { engines } from "./helpers.ts";
 
 export interface TestServer {
@@ -15,7 +20,11 @@ export interface TestServer {
 export async function startServer(options: Partial<CreateAppOptions> = {}): Promise<TestServer> {
   const registry = options.registry ?? (await loadRegistry({ configPath: engines.configPath }));
   const logs: string[] = [];
-  const server: Server = createServer(toNodeListener(createApp({ log: (entry) => logs.push(formatRequestLog(entry)), ...options, registry }))).on("connect", refuseConnect);
+  const server: Server = createServer(
+    toNodeListener(
+      createApp({ log: (entry) => logs.push(formatRequestLog(entry)), ...options, registry }),
+    ),
+  ).on("connect", refuseConnect);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
@@ -38,22 +47,29 @@ export interface RawResponse {
 }
 
 /** A request whose path goes out byte for byte as given (fetch would normalise `..` and `%2e`). */
-export function raw(port: number, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function raw(
+  port: number,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: unknown;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = request(
+      { host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on("error", reject);
     req.end();
   });

@@ -21,7 +21,8 @@ afterAll(() => server.close());
 /** Check a body against the response schema the OpenAPI document gives its route. */
 function conforms(schema: string, body: unknown): void {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-  for (const [name, definition] of Object.entries(openapi.components.schemas)) ajv.addSchema(definition as object, `#/components/schemas/${name}`);
+  for (const [name, definition] of Object.entries(openapi.components.schemas))
+    ajv.addSchema(definition as object, `#/components/schemas/${name}`);
   const check = ajv.getSchema(`#/components/schemas/${schema}`)!;
   expect(check(body), JSON.stringify(check.errors?.slice(0, 3))).toBe(true);
 }
@@ -44,8 +45,12 @@ describe("routes 1–7 against real engines", () => {
       const { status, json } = await get(`/list/${ref}/containers`);
       expect(status).toBe(200);
       conforms("ContainerList", json);
-      expect(json.containers.map((c: any) => c.Id).sort()).toEqual(await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc"));
-      expect(json.running.map((c: any) => c.Id).sort()).toEqual(await dockerIds(engines.hostA, "ps", "-q", "--no-trunc", "--filter", "status=running"));
+      expect(json.containers.map((c: any) => c.Id).sort()).toEqual(
+        await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc"),
+      );
+      expect(json.running.map((c: any) => c.Id).sort()).toEqual(
+        await dockerIds(engines.hostA, "ps", "-q", "--no-trunc", "--filter", "status=running"),
+      );
     }
   });
 
@@ -53,10 +58,14 @@ describe("routes 1–7 against real engines", () => {
     for (const ref of ["bravo", "7"]) {
       const networks = await get(`/list/${ref}/networks`);
       conforms("NetworkList", networks.json);
-      expect(networks.json.networks.map((n: any) => n.Id).sort()).toEqual(await dockerIds(engines.adminB, "network", "ls", "-q", "--no-trunc"));
+      expect(networks.json.networks.map((n: any) => n.Id).sort()).toEqual(
+        await dockerIds(engines.adminB, "network", "ls", "-q", "--no-trunc"),
+      );
       const volumes = await get(`/list/${ref}/volumes`);
       conforms("VolumeList", volumes.json);
-      expect(volumes.json).toEqual({ Volumes: [expect.objectContaining({ Name: "b-vol", Labels: {}, Options: null })] });
+      expect(volumes.json).toEqual({
+        Volumes: [expect.objectContaining({ Name: "b-vol", Labels: {}, Options: null })],
+      });
     }
   });
 
@@ -71,7 +80,13 @@ describe("routes 1–7 against real engines", () => {
       const { status, json } = await get(`/detail/cluster/${ref}`);
       expect(status).toBe(200);
       conforms("ClusterDetail", json);
-      expect(json.cluster).toMatchObject({ id: 1, name: "alpha", protocol: "unix", tls: false, port: 0 });
+      expect(json.cluster).toMatchObject({
+        id: 1,
+        name: "alpha",
+        protocol: "unix",
+        tls: false,
+        port: 0,
+      });
     }
     const dead = await get("/detail/cluster/dead");
     expect(dead.status).toBe(200);
@@ -90,21 +105,32 @@ describe("routes 1–7 against real engines", () => {
   });
 
   it("serves the same bodies as the CLI's --json", async () => {
-    for (const [path, args] of [["/list/alpha/volumes", ["volumes", "alpha"]], ["/list/7/networks", ["networks", "7"]], ["/detail", ["detail"]], ["/detail/alpha/container/failed", ["detail", "container", "alpha", "failed"]]] as const) {
+    for (const [path, args] of [
+      ["/list/alpha/volumes", ["volumes", "alpha"]],
+      ["/list/7/networks", ["networks", "7"]],
+      ["/detail", ["detail"]],
+      ["/detail/alpha/container/failed", ["detail", "container", "alpha", "failed"]],
+    ] as const) {
       expect((await get(path)).json, path).toEqual(await cliJson([...args]));
     }
     const http = (await get("/list/alpha/containers")).json;
     const cli = await cliJson<typeof http>(["containers", "alpha"]);
     // Status says "Up 3 seconds", and the engine lists a container's ports in no stable order.
     const byPort = (a: any, b: any) => JSON.stringify(a).localeCompare(JSON.stringify(b));
-    const stable = (body: any) => body.containers.map(({ Status: _, Ports, ...rest }: any) => ({ ...rest, Ports: [...Ports].sort(byPort) }));
+    const stable = (body: any) =>
+      body.containers.map(({ Status: _, Ports, ...rest }: any) => ({
+        ...rest,
+        Ports: [...Ports].sort(byPort),
+      }));
     expect(stable(http)).toEqual(stable(cli));
   });
 
   it("shows secrets when the app is told to", async () => {
     const open = await startServer({ showSecrets: true, log: false });
     try {
-      expect((await raw(open.port, "/detail/alpha/container/web")).json.Config.Env).toContain("DB_PASSWORD=hunter2");
+      expect((await raw(open.port, "/detail/alpha/container/web")).json.Config.Env).toContain(
+        "DB_PASSWORD=hunter2",
+      );
     } finally {
       await open.close();
     }
@@ -116,12 +142,27 @@ describe("errors (D10)", () => {
     ["/list/nope/containers", 404, "CLUSTER_NOT_FOUND", /cluster "nope" not found/],
     ["/list/99/volumes", 404, "CLUSTER_NOT_FOUND", /cluster id 99 not found/],
     ["/detail/cluster/nope", 404, "CLUSTER_NOT_FOUND", /nope/],
-    ["/detail/alpha/container/nope", 404, "CONTAINER_NOT_FOUND", /container "nope" not found in cluster "alpha"/],
+    [
+      "/detail/alpha/container/nope",
+      404,
+      "CONTAINER_NOT_FOUND",
+      /container "nope" not found in cluster "alpha"/,
+    ],
     ["/nope", 404, "ROUTE_NOT_FOUND", /no route GET \/nope/],
     ["/list/alpha/secrets", 404, "ROUTE_NOT_FOUND", /no route/],
-    ["/list/dead/containers", 502, "ENGINE_UNREACHABLE", /cannot reach the engine of cluster "dead"/],
+    [
+      "/list/dead/containers",
+      502,
+      "ENGINE_UNREACHABLE",
+      /cannot reach the engine of cluster "dead"/,
+    ],
     ["/detail/dead/container/web", 502, "ENGINE_UNREACHABLE", /connection refused/],
-    ["/list/hang/networks", 504, "ENGINE_TIMEOUT", new RegExp(`did not answer within ${engines.hangTimeoutMs} ms`)],
+    [
+      "/list/hang/networks",
+      504,
+      "ENGINE_TIMEOUT",
+      new RegExp(`did not answer within ${engines.hangTimeoutMs} ms`),
+    ],
   ];
   for (const [path, status, code, message] of cases) {
     it(`${path} → ${status} ${code}`, async () => {
@@ -134,15 +175,26 @@ describe("errors (D10)", () => {
   }
 
   it("an engine that answers 5xx is 502 ENGINE_ERROR", async () => {
-    const broken: Server = createServer((_, res) => res.writeHead(500, { "content-type": "application/json" }).end('{"message":"boom"}'));
+    const broken: Server = createServer((_, res) =>
+      res.writeHead(500, { "content-type": "application/json" }).end('{"message":"boom"}'),
+    );
     await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
     const port = (broken.address() as { port: number }).port;
-    const app = await startServer({ registry: createRegistry(normalizeConfig({ clusters: [{ name: "broken", host: "127.0.0.1", port }] }, null)) });
+    const app = await startServer({
+      registry: createRegistry(
+        normalizeConfig({ clusters: [{ name: "broken", host: "127.0.0.1", port }] }, null),
+      ),
+    });
     try {
       const response = await raw(app.port, "/list/broken/containers");
       expect(response.status).toBe(502);
-      expect(response.json.error).toEqual({ code: "ENGINE_ERROR", message: `the engine of cluster "broken" (http://127.0.0.1:${port}) answered 500: boom` });
-      expect((await raw(app.port, "/list/cluster")).json.clusters[0].error.code).toBe("ENGINE_ERROR");
+      expect(response.json.error).toEqual({
+        code: "ENGINE_ERROR",
+        message: `the engine of cluster "broken" (http://127.0.0.1:${port}) answered 500: boom`,
+      });
+      expect((await raw(app.port, "/list/cluster")).json.clusters[0].error.code).toBe(
+        "ENGINE_ERROR",
+      );
     } finally {
       await app.close();
       broken.close();
@@ -210,7 +262,8 @@ describe("access (D13)", () => {
   it("wants the bearer token on every route but /healthz", async () => {
     const secured = await startServer({ token: "s3cret-token", log: false });
     try {
-      const call = (path: string, authorization?: string) => raw(secured.port, path, { headers: authorization ? { authorization } : {} });
+      const call = (path: string, authorization?: string) =>
+        raw(secured.port, path, { headers: authorization ? { authorization } : {} });
       for (const path of ["/list/cluster", "/detail", "/openapi.json", "/list/alpha/containers"]) {
         const none = await call(path);
         expect(none.status).toBe(401);
@@ -223,7 +276,12 @@ describe("access (D13)", () => {
       }
       expect((await call("/healthz")).status).toBe(200);
       // Without the token nothing else is told apart: not an unknown path, a bad name or a method.
-      for (const path of ["/nope", "/list/bad%00name/containers", "/healthz/", "/list/cluster?x=%zz"]) {
+      for (const path of [
+        "/nope",
+        "/list/bad%00name/containers",
+        "/healthz/",
+        "/list/cluster?x=%zz",
+      ]) {
         const none = await call(path);
         expect(none.status).toBe(401);
         expect(none.json.error.code).toBe("UNAUTHORIZED");
@@ -232,7 +290,10 @@ describe("access (D13)", () => {
       expect((await call("/nope", "Bearer s3cret-token")).status).toBe(404);
       expect((await call("/list/bad%00name/containers", "Bearer s3cret-token")).status).toBe(400);
       const document = (await call("/openapi.json", "Bearer s3cret-token")).json;
-      expect(document.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
+      expect(document.components.securitySchemes.bearer).toEqual({
+        type: "http",
+        scheme: "bearer",
+      });
       expect(document.paths["/list/cluster"].get.responses["401"]).toBeDefined();
     } finally {
       await secured.close();
@@ -244,13 +305,18 @@ describe("access (D13)", () => {
     // With a token too: browsers send the preflight without it.
     const cors = await startServer({ cors: "https://ops.example", token: "t", log: false });
     try {
-      expect((await raw(cors.port, "/detail", { headers: { authorization: "Bearer t" } })).headers["access-control-allow-origin"]).toBe("https://ops.example");
+      expect(
+        (await raw(cors.port, "/detail", { headers: { authorization: "Bearer t" } })).headers[
+          "access-control-allow-origin"
+        ],
+      ).toBe("https://ops.example");
       const preflight = await raw(cors.port, "/list/cluster", { method: "OPTIONS" });
       expect(preflight.status).toBe(204);
       expect(preflight.headers["access-control-allow-methods"]).toBe("GET, HEAD");
       expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization");
       // The same on any path: a preflight tells nothing of which paths or names exist.
-      for (const path of ["/nope", "/list/%zz/containers"]) expect((await raw(cors.port, path, { method: "OPTIONS" })).status, path).toBe(204);
+      for (const path of ["/nope", "/list/%zz/containers"])
+        expect((await raw(cors.port, path, { method: "OPTIONS" })).status, path).toBe(204);
     } finally {
       await cors.close();
     }
@@ -276,10 +342,19 @@ describe("/openapi.json and /healthz", () => {
   });
 
   it("lists every route the app serves, GET and HEAD, with their errors", () => {
-    const paths = [...API_ROUTES.map((route) => route.path), "/healthz", "/openapi.json", "/metrics"].map((path) => path.replace(/:(\w+)/g, "{$1}"));
+    const paths = [
+      ...API_ROUTES.map((route) => route.path),
+      "/healthz",
+      "/openapi.json",
+      "/metrics",
+    ].map((path) => path.replace(/:(\w+)/g, "{$1}"));
     expect(Object.keys(openapi.paths).sort()).toEqual(paths.sort());
     for (const path of paths) expect(Object.keys(openapi.paths[path])).toEqual(["get", "head"]);
-    expect(openapi.paths["/detail/{cluster}/container/{containerName}"].get.responses["404"].description).toBe("CLUSTER_NOT_FOUND, CONTAINER_NOT_FOUND");
-    expect(openapi.paths["/list/{cluster}/containers"].get.responses["504"].description).toBe("ENGINE_TIMEOUT");
+    expect(
+      openapi.paths["/detail/{cluster}/container/{containerName}"].get.responses["404"].description,
+    ).toBe("CLUSTER_NOT_FOUND, CONTAINER_NOT_FOUND");
+    expect(openapi.paths["/list/{cluster}/containers"].get.responses["504"].description).toBe(
+      "ENGINE_TIMEOUT",
+    );
   });
 });

@@ -10,7 +10,10 @@ let refusing: Awaited<ReturnType<typeof sshHost>>;
 let config: string;
 
 beforeAll(async () => {
-  [good, refusing] = await Promise.all([sshHost({ refuse: false, clientPublicKey: clientKey.public }), sshHost({ refuse: true, clientPublicKey: clientKey.public })]);
+  [good, refusing] = await Promise.all([
+    sshHost({ refuse: false, clientPublicKey: clientKey.public }),
+    sshHost({ refuse: true, clientPublicKey: clientKey.public }),
+  ]);
   const keyFile = join(engines.tmp, "id_ed25519");
   const strangerFile = join(engines.tmp, "id_stranger");
   await writeFile(keyFile, clientKey.private, { mode: 0o600 });
@@ -20,9 +23,25 @@ beforeAll(async () => {
     config,
     JSON.stringify({
       clusters: [
-        { name: "over-ssh", host: `ssh://docklens@127.0.0.1:${good.port}`, ssh: { privateKey: keyFile } },
-        { name: "refused", host: "ssh://docklens@127.0.0.1", port: refusing.port, ssh: { privateKey: keyFile }, timeoutMs: 3000 },
-        { name: "stranger", host: "ssh://127.0.0.1", port: good.port, ssh: { username: "docklens", privateKey: strangerFile }, timeoutMs: 3000 },
+        {
+          name: "over-ssh",
+          host: `ssh://docklens@127.0.0.1:${good.port}`,
+          ssh: { privateKey: keyFile },
+        },
+        {
+          name: "refused",
+          host: "ssh://docklens@127.0.0.1",
+          port: refusing.port,
+          ssh: { privateKey: keyFile },
+          timeoutMs: 3000,
+        },
+        {
+          name: "stranger",
+          host: "ssh://127.0.0.1",
+          port: good.port,
+          ssh: { username: "docklens", privateKey: strangerFile },
+          timeoutMs: 3000,
+        },
       ],
     }),
   );
@@ -37,23 +56,37 @@ describe("engines over SSH", () => {
     const result = await cli(["containers", "over-ssh", "--json", "--config", config]);
     expect(result.stderr).toBe("");
     const body = JSON.parse(result.stdout);
-    expect(body.containers.map((c: { Id: string }) => c.Id).sort()).toEqual(await dockerIds(engines.adminB, "ps", "-aq", "--no-trunc"));
-    const clusters = JSON.parse((await cli(["clusters", "--json", "--config", config])).stdout).clusters;
-    expect(clusters[0]).toMatchObject({ name: "over-ssh", port: good.port, docker: { Volumes: 1 } });
+    expect(body.containers.map((c: { Id: string }) => c.Id).sort()).toEqual(
+      await dockerIds(engines.adminB, "ps", "-aq", "--no-trunc"),
+    );
+    const clusters = JSON.parse(
+      (await cli(["clusters", "--json", "--config", config])).stdout,
+    ).clusters;
+    expect(clusters[0]).toMatchObject({
+      name: "over-ssh",
+      port: good.port,
+      docker: { Volumes: 1 },
+    });
     expect(JSON.stringify(clusters)).not.toMatch(/id_ed25519|PRIVATE KEY/);
   });
 
   it("a host that refuses the exec is an unreachable engine, not a crash", async () => {
     const result = await cli(["volumes", "refused", "--config", config]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^docklens: cannot reach the engine of cluster "refused" \(ssh:\/\/docklens@127\.0\.0\.1:\d+\): SSH failure \(the host refused docker system dial-stdio\)\n$/);
-    const clusters = JSON.parse((await cli(["clusters", "--json", "--config", config])).stdout).clusters;
+    expect(result.stderr).toMatch(
+      /^docklens: cannot reach the engine of cluster "refused" \(ssh:\/\/docklens@127\.0\.0\.1:\d+\): SSH failure \(the host refused docker system dial-stdio\)\n$/,
+    );
+    const clusters = JSON.parse(
+      (await cli(["clusters", "--json", "--config", config])).stdout,
+    ).clusters;
     expect(clusters[1].error.code).toBe("ENGINE_UNREACHABLE");
   });
 
   it("a key the host does not accept is an SSH failure", async () => {
     const result = await cli(["networks", "stranger", "--config", config]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/cannot reach the engine of cluster "stranger" \(ssh:\/\/127\.0\.0\.1:\d+\): SSH failure \(client-authentication\)\n$/);
+    expect(result.stderr).toMatch(
+      /cannot reach the engine of cluster "stranger" \(ssh:\/\/127\.0\.0\.1:\d+\): SSH failure \(client-authentication\)\n$/,
+    );
   });
 });

@@ -19,8 +19,15 @@ afterAll(() => engine.close());
 /** A config of one cluster `tls` on the TLS server, with the given client key and CA. */
 async function config(client: string, ca = "ca"): Promise<string> {
   const path = join(dir, `docklens-${client}.json`);
-  const tls = { ca: join(dir, `${ca}.pem`), cert: join(dir, `${client}.pem`), key: join(dir, `${client}.key`) };
-  await writeFile(path, JSON.stringify({ clusters: [{ name: "tls", host: "127.0.0.1", port, tls }] }));
+  const tls = {
+    ca: join(dir, `${ca}.pem`),
+    cert: join(dir, `${client}.pem`),
+    key: join(dir, `${client}.key`),
+  };
+  await writeFile(
+    path,
+    JSON.stringify({ clusters: [{ name: "tls", host: "127.0.0.1", port, tls }] }),
+  );
   return path;
 }
 
@@ -28,13 +35,25 @@ describe("an engine behind mutual TLS (the built CLI)", () => {
   it("lists its containers with the cluster's CA, certificate and key", async () => {
     const result = await cli(["containers", "tls", "--json", "--config", await config("client")]);
     expect(result.stderr).toBe("");
-    const ids = (JSON.parse(result.stdout) as { containers: Array<{ Id: string }> }).containers.map((c) => c.Id).sort();
+    const ids = (JSON.parse(result.stdout) as { containers: Array<{ Id: string }> }).containers
+      .map((c) => c.Id)
+      .sort();
     expect(ids).toEqual(await dockerIds(engines.hostB, "ps", "-aq", "--no-trunc"));
   });
 
   it("details the cluster as TLS (D2) with its engine's info, and never a key path", async () => {
-    const result = await cli(["detail", "cluster", "tls", "--json", "--config", await config("client")]);
-    const body = JSON.parse(result.stdout) as { cluster: Record<string, unknown>; docker: { ID: string } };
+    const result = await cli([
+      "detail",
+      "cluster",
+      "tls",
+      "--json",
+      "--config",
+      await config("client"),
+    ]);
+    const body = JSON.parse(result.stdout) as {
+      cluster: Record<string, unknown>;
+      docker: { ID: string };
+    };
     expect(body.cluster).toMatchObject({ name: "tls", port, tls: true, protocol: "https" });
     expect(body.docker.ID).toBe(await docker(engines.hostB, "info", "--format", "{{.ID}}"));
     expect(result.stdout).not.toContain(dir);
@@ -43,7 +62,9 @@ describe("an engine behind mutual TLS (the built CLI)", () => {
   it("a client certificate the engine does not trust is a TLS failure, exit 1, with no key path", async () => {
     const result = await cli(["containers", "tls", "--config", await config("stranger")]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^docklens: cannot reach the engine of cluster "tls" \(https:\/\/127\.0\.0\.1:\d+\): (TLS failure|connection (reset|closed))/);
+    expect(result.stderr).toMatch(
+      /^docklens: cannot reach the engine of cluster "tls" \(https:\/\/127\.0\.0\.1:\d+\): (TLS failure|connection (reset|closed))/,
+    );
     expect(result.stderr).not.toContain(dir);
   });
 

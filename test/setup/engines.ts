@@ -31,23 +31,149 @@ async function hangingServer(): Promise<{ server: Server; port: number; sockets:
 }
 
 async function fixturesA(host: string): Promise<void> {
-  await docker(host, "network", "create", "--driver", "bridge", "--subnet", "192.0.2.0/24", "--gateway", "192.0.2.1", "--label", "team=ops", "lens-net");
+  await docker(
+    host,
+    "network",
+    "create",
+    "--driver",
+    "bridge",
+    "--subnet",
+    "192.0.2.0/24",
+    "--gateway",
+    "192.0.2.1",
+    "--label",
+    "team=ops",
+    "lens-net",
+  );
   // Published on loopback ports nothing listens on (no userland proxy binds them), in an order docker would not sort.
   const [http, dns] = await Promise.all([freePort(), freePort()]);
   await Promise.all([
-    docker(host, "run", "-d", "--name", "web", "--network", "lens-net", "--ip", "192.0.2.10", "--expose", "9090", "-p", `127.0.0.1:${dns}:8053/udp`, "-p", `127.0.0.1:${http}:8080`,
-      "-l", "app=web", "-l", "tier=front", "-e", "DB_PASSWORD=hunter2", "-e", "API_TOKEN=abc123", "-e", "PLAIN=visible", IMAGE, "sh", "-c", TICKER),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "web",
+      "--network",
+      "lens-net",
+      "--ip",
+      "192.0.2.10",
+      "--expose",
+      "9090",
+      "-p",
+      `127.0.0.1:${dns}:8053/udp`,
+      "-p",
+      `127.0.0.1:${http}:8080`,
+      "-l",
+      "app=web",
+      "-l",
+      "tier=front",
+      "-e",
+      "DB_PASSWORD=hunter2",
+      "-e",
+      "API_TOKEN=abc123",
+      "-e",
+      "PLAIN=visible",
+      IMAGE,
+      "sh",
+      "-c",
+      TICKER,
+    ),
     // Health: one whose probe always fails (unhealthy within a second or two), one still starting.
-    docker(host, "run", "-d", "--name", "sick", "-l", "app=sick", "--health-cmd", "echo probe failed; exit 1", "--health-interval", "1s", "--health-retries", "1", IMAGE, "sleep", "100000"),
-    docker(host, "run", "-d", "--name", "starting", "--health-cmd", "true", "--health-interval", "1h", "--health-start-period", "1h", IMAGE, "sleep", "100000"),
-    docker(host, "run", "-d", "--name", "fine", "--health-cmd", "true", "--health-interval", "1s", IMAGE, "sleep", "100000"),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "sick",
+      "-l",
+      "app=sick",
+      "--health-cmd",
+      "echo probe failed; exit 1",
+      "--health-interval",
+      "1s",
+      "--health-retries",
+      "1",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "starting",
+      "--health-cmd",
+      "true",
+      "--health-interval",
+      "1h",
+      "--health-start-period",
+      "1h",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "fine",
+      "--health-cmd",
+      "true",
+      "--health-interval",
+      "1s",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
     // One service of the compose project "shop", whose other service runs on B.
-    docker(host, "run", "-d", "--name", "shop-web", "-l", "com.docker.compose.project=shop", "-l", "com.docker.compose.service=web", IMAGE, "sleep", "100000"),
-    docker(host, "run", "-d", "--name", "frozen", IMAGE, "sleep", "100000").then(() => docker(host, "pause", "frozen")),
-    docker(host, "run", "--name", "failed", "-l", "app=failed", IMAGE, "sh", "-c", "echo bye; exit 3").catch(() => undefined),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "shop-web",
+      "-l",
+      "com.docker.compose.project=shop",
+      "-l",
+      "com.docker.compose.service=web",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    docker(host, "run", "-d", "--name", "frozen", IMAGE, "sleep", "100000").then(() =>
+      docker(host, "pause", "frozen"),
+    ),
+    docker(
+      host,
+      "run",
+      "--name",
+      "failed",
+      "-l",
+      "app=failed",
+      IMAGE,
+      "sh",
+      "-c",
+      "echo bye; exit 3",
+    ).catch(() => undefined),
     docker(host, "create", "--name", "fresh", "-l", "app=fresh", IMAGE, "true"),
     docker(host, "volume", "create", "--label", "purpose=data", "--label", "empty=", "data"),
-    docker(host, "volume", "create", "--opt", "type=tmpfs", "--opt", "device=tmpfs", "--opt", "o=size=1m", "--label", "kind=tmp", "scratch"),
+    docker(
+      host,
+      "volume",
+      "create",
+      "--opt",
+      "type=tmpfs",
+      "--opt",
+      "device=tmpfs",
+      "--opt",
+      "o=size=1m",
+      "--label",
+      "kind=tmp",
+      "scratch",
+    ),
     docker(host, "volume", "create", "plain"),
   ]);
 }
@@ -55,7 +181,8 @@ async function fixturesA(host: string): Promise<void> {
 /** Wait until the health of `container` is `status`. */
 async function waitForHealth(host: string, container: string, status: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if ((await docker(host, "inspect", "-f", "{{.State.Health.Status}}", container)) === status) return;
+    if ((await docker(host, "inspect", "-f", "{{.State.Health.Status}}", container)) === status)
+      return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${container} did not become ${status} in 20 s`);
@@ -76,10 +203,34 @@ async function fixturesB(host: string): Promise<void> {
     docker(host, "run", "-d", "--name", "b-one", IMAGE, "sleep", "100000"),
     docker(host, "create", "--name", "b-two", IMAGE, "true"),
     // A TTY container: its output is not multiplexed.
-    docker(host, "run", "-d", "-t", "--name", "b-tty", IMAGE, "sh", "-c", 'i=0; while true; do i=$((i+1)); echo "tty $i"; sleep 1; done'),
+    docker(
+      host,
+      "run",
+      "-d",
+      "-t",
+      "--name",
+      "b-tty",
+      IMAGE,
+      "sh",
+      "-c",
+      'i=0; while true; do i=$((i+1)); echo "tty $i"; sleep 1; done',
+    ),
     docker(host, "volume", "create", "b-vol"),
     // One service of the compose project "shop", whose other service runs on A.
-    docker(host, "run", "-d", "--name", "shop-db", "-l", "com.docker.compose.project=shop", "-l", "com.docker.compose.service=db", IMAGE, "sleep", "100000"),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "shop-db",
+      "-l",
+      "com.docker.compose.project=shop",
+      "-l",
+      "com.docker.compose.service=db",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
   ]);
 }
 
@@ -89,8 +240,16 @@ async function fixturesB(host: string): Promise<void> {
  * B, so it names the same image on both; a container of each on each engine.
  */
 async function sharedImages(hostA: string, hostB: string): Promise<void> {
-  const tiny = (host: string, reference: string) => run("bash", ["-c", `d=$(mktemp -d) && echo "${host}" > "$d/app" && tar -C "$d" -c . | docker -H "${host}" import -c 'CMD ["/app"]' - ${reference} && rm -rf "$d"`]);
-  await Promise.all([tiny(hostA, "local/app:1"), tiny(hostB, "local/app:1"), tiny(hostA, "local/same:1")]);
+  const tiny = (host: string, reference: string) =>
+    run("bash", [
+      "-c",
+      `d=$(mktemp -d) && echo "${host}" > "$d/app" && tar -C "$d" -c . | docker -H "${host}" import -c 'CMD ["/app"]' - ${reference} && rm -rf "$d"`,
+    ]);
+  await Promise.all([
+    tiny(hostA, "local/app:1"),
+    tiny(hostB, "local/app:1"),
+    tiny(hostA, "local/same:1"),
+  ]);
   await run("bash", ["-c", `docker -H "${hostA}" save local/same:1 | docker -H "${hostB}" load`]);
   await Promise.all([
     docker(hostA, "create", "--name", "app-a", "local/app:1"),
@@ -105,7 +264,9 @@ async function fixturesP(host: string): Promise<void> {
   await Promise.all([
     docker(host, "run", "-d", "--name", "p-web", "-l", "app=p-web", IMAGE, "sh", "-c", TICKER),
     docker(host, "create", "--name", "p-fresh", IMAGE, "true"),
-    docker(host, "run", "--name", "p-done", IMAGE, "sh", "-c", "echo bye; exit 3").catch(() => undefined),
+    docker(host, "run", "--name", "p-done", IMAGE, "sh", "-c", "echo bye; exit 3").catch(
+      () => undefined,
+    ),
     docker(host, "volume", "create", "--label", "purpose=pod", "p-vol"),
   ]);
 }
@@ -141,13 +302,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const [hostA, hostB, hostP] = await Promise.all([
       run("bash", [ENGINE_SH, "start", dirA]).then((r) => r.stdout.trim()),
-      run("bash", [ENGINE_SH, "start", dirB, `tcp://127.0.0.1:${portB}`]).then((r) => r.stdout.trim()),
+      run("bash", [ENGINE_SH, "start", dirB, `tcp://127.0.0.1:${portB}`]).then((r) =>
+        r.stdout.trim(),
+      ),
       run("bash", [PODMAN_SH, "start", dirP]).then((r) => r.stdout.trim()),
     ]);
     const adminB = `unix://${dirB}/docker.sock`;
     await Promise.all([fixturesA(hostA), fixturesB(adminB), fixturesP(hostP)]);
     await sharedImages(hostA, adminB);
-    await Promise.all([waitForLogs(hostA, "web", 8), waitForLogs(adminB, "b-tty", 4), waitForLogs(hostP, "p-web", 4), waitForHealth(hostA, "sick", "unhealthy"), waitForHealth(hostA, "fine", "healthy")]);
+    await Promise.all([
+      waitForLogs(hostA, "web", 8),
+      waitForLogs(adminB, "b-tty", 4),
+      waitForLogs(hostP, "p-web", 4),
+      waitForHealth(hostA, "sick", "unhealthy"),
+      waitForHealth(hostA, "fine", "healthy"),
+    ]);
     const engines: TestEngines = {
       hostA,
       hostB,
@@ -172,17 +341,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
         ],
       }),
     );
-    await writeFile(engines.podmanConfigPath, JSON.stringify({ clusters: [{ name: "pod", host: hostP }] }));
+    await writeFile(
+      engines.podmanConfigPath,
+      JSON.stringify({ clusters: [{ name: "pod", host: hostP }] }),
+    );
     project.provide("engines", engines);
     const before = await Promise.all([hostA, adminB, hostP].map(engineState));
     // docklens only reads: after the whole suite, both engines must be as the fixtures left them.
     return async () => {
-      const after = await Promise.all([hostA, adminB, hostP].map(engineState)).catch((error: Error) => [error.message]);
+      const after = await Promise.all([hostA, adminB, hostP].map(engineState)).catch(
+        (error: Error) => [error.message],
+      );
       await stopAll();
       if (after.join() !== before.join()) {
         // vitest reports an error thrown here but still exits 0: fail the run by hand.
         process.exitCode = 1;
-        throw new Error(`the engines' state changed during the tests:\nbefore:\n${before.join("\n")}\nafter:\n${after.join("\n")}`);
+        throw new Error(
+          `the engines' state changed during the tests:\nbefore:\n${before.join("\n")}\nafter:\n${after.join("\n")}`,
+        );
       }
     };
   } catch (error) {

@@ -18,7 +18,9 @@ export default async function setup(): Promise<() => Promise<void>> {
     if (left.length) {
       // vitest reports an error thrown here but still exits 0: fail the run by hand.
       process.exitCode = 1;
-      throw new Error(`the tests left ${left.length} entr${left.length === 1 ? "y" : "ies"} in ${tmpdir()}: ${left.join(", ")}`);
+      throw new Error(
+        `the tests left ${left.length} entr${left.length === 1 ? "y" : "ies"} in ${tmpdir()}: ${left.join(", ")}`,
+      );
     }
   };
 }

@@ -13,7 +13,18 @@ describe("normalizeConfig", () => {
   it("applies the defaults of D2, D11 and D12", () => {
     const config = normalizeConfig(
       {
-        clusters: [cluster(), { name: "b", host: "/run/docker.sock", icon: "", timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0 }, { id: 9, name: "c", host: "h", tls: {} }],
+        clusters: [
+          cluster(),
+          {
+            name: "b",
+            host: "/run/docker.sock",
+            icon: "",
+            timeoutMs: 50,
+            maxConcurrency: 2,
+            cacheTtlMs: 0,
+          },
+          { id: 9, name: "c", host: "h", tls: {} },
+        ],
         defaults: { timeoutMs: 900, cacheTtlMs: 250 },
       },
       "/etc/docklens.json",
@@ -21,11 +32,50 @@ describe("normalizeConfig", () => {
     expect(config.source).toBe("/etc/docklens.json");
     expect(config.showSecrets).toBe(false);
     expect(config.clusters).toEqual([
-      { id: 1, name: "a", icon: "🐳", host: "h", protocol: "http", hostname: "h", port: 2375, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, source: "config" },
-      { id: 2, name: "b", icon: "", host: "/run/docker.sock", protocol: "unix", socketPath: "/run/docker.sock", port: 0, timeoutMs: 50, maxConcurrency: 2, cacheTtlMs: 0, source: "config" },
-      { id: 9, name: "c", icon: "🐳", host: "h", protocol: "https", hostname: "h", port: 2376, timeoutMs: 900, maxConcurrency: 8, cacheTtlMs: 250, tls: {}, source: "config" },
+      {
+        id: 1,
+        name: "a",
+        icon: "🐳",
+        host: "h",
+        protocol: "http",
+        hostname: "h",
+        port: 2375,
+        timeoutMs: 900,
+        maxConcurrency: 8,
+        cacheTtlMs: 250,
+        source: "config",
+      },
+      {
+        id: 2,
+        name: "b",
+        icon: "",
+        host: "/run/docker.sock",
+        protocol: "unix",
+        socketPath: "/run/docker.sock",
+        port: 0,
+        timeoutMs: 50,
+        maxConcurrency: 2,
+        cacheTtlMs: 0,
+        source: "config",
+      },
+      {
+        id: 9,
+        name: "c",
+        icon: "🐳",
+        host: "h",
+        protocol: "https",
+        hostname: "h",
+        port: 2376,
+        timeoutMs: 900,
+        maxConcurrency: 8,
+        cacheTtlMs: 250,
+        tls: {},
+        source: "config",
+      },
     ]);
-    expect(normalizeConfig({ clusters: [cluster()] }, null).clusters[0]!.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
+    expect(normalizeConfig({ clusters: [cluster()] }, null).clusters[0]!.timeoutMs).toBe(
+      DEFAULT_TIMEOUT_MS,
+    );
   });
 
   it.each([
@@ -33,36 +83,124 @@ describe("normalizeConfig", () => {
     ["no clusters", {}, /clusters: /],
     ["clusters not an array", { clusters: {} }, /clusters: expected an array of clusters/],
     ["an empty list", { clusters: [] }, /clusters: expected at least one cluster/],
-    ["a string port", { clusters: [cluster(), cluster({ name: "b", port: "2375" })] }, /clusters\[1\]\.port: expected an integer/],
-    ["a fractional port", { clusters: [cluster({ port: 2.5 })] }, /clusters\[0\]\.port: expected an integer/],
-    ["a port out of range", { clusters: [cluster({ port: 70000 })] }, /clusters\[0\]\.port: expected a port from 1 to 65535/],
+    [
+      "a string port",
+      { clusters: [cluster(), cluster({ name: "b", port: "2375" })] },
+      /clusters\[1\]\.port: expected an integer/,
+    ],
+    [
+      "a fractional port",
+      { clusters: [cluster({ port: 2.5 })] },
+      /clusters\[0\]\.port: expected an integer/,
+    ],
+    [
+      "a port out of range",
+      { clusters: [cluster({ port: 70000 })] },
+      /clusters\[0\]\.port: expected a port from 1 to 65535/,
+    ],
     ["a missing name", { clusters: [{ host: "h" }] }, /clusters\[0\]\.name: required/],
     ["a missing host", { clusters: [{ name: "a" }] }, /clusters\[0\]\.host: required/],
-    ["a digits-only name", { clusters: [cluster({ name: "12" })] }, /clusters\[0\]\.name: must not be made only of digits/],
-    ["a name with a slash", { clusters: [cluster({ name: "a/b" })] }, /clusters\[0\]\.name: expected letters/],
-    ["a duplicate name", { clusters: [cluster(), cluster()] }, /clusters\[1\]\.name: duplicate name "a"/],
-    ["a duplicate id", { clusters: [cluster({ id: 2 }), cluster({ name: "b" })] }, /clusters\[1\]\.id: duplicate id 2/],
-    ["a zero id", { clusters: [cluster({ id: 0 })] }, /clusters\[0\]\.id: expected a positive integer/],
-    ["an unknown key", { clusters: [cluster({ hots: "x" })] }, /clusters\[0\]: unknown key "hots" \(did you mean "host"\?\)$/],
-    ["a misspelt key instead of a required one", { clusters: [{ name: "a", hots: "x" }] }, /clusters\[0\]: unknown key "hots" \(did you mean "host"\?\)$/],
-    ["a misspelt top-level key", { cluster: [cluster()] }, /: unknown key "cluster" \(did you mean "clusters"\?\)$/],
+    [
+      "a digits-only name",
+      { clusters: [cluster({ name: "12" })] },
+      /clusters\[0\]\.name: must not be made only of digits/,
+    ],
+    [
+      "a name with a slash",
+      { clusters: [cluster({ name: "a/b" })] },
+      /clusters\[0\]\.name: expected letters/,
+    ],
+    [
+      "a duplicate name",
+      { clusters: [cluster(), cluster()] },
+      /clusters\[1\]\.name: duplicate name "a"/,
+    ],
+    [
+      "a duplicate id",
+      { clusters: [cluster({ id: 2 }), cluster({ name: "b" })] },
+      /clusters\[1\]\.id: duplicate id 2/,
+    ],
+    [
+      "a zero id",
+      { clusters: [cluster({ id: 0 })] },
+      /clusters\[0\]\.id: expected a positive integer/,
+    ],
+    [
+      "an unknown key",
+      { clusters: [cluster({ hots: "x" })] },
+      /clusters\[0\]: unknown key "hots" \(did you mean "host"\?\)$/,
+    ],
+    [
+      "a misspelt key instead of a required one",
+      { clusters: [{ name: "a", hots: "x" }] },
+      /clusters\[0\]: unknown key "hots" \(did you mean "host"\?\)$/,
+    ],
+    [
+      "a misspelt top-level key",
+      { cluster: [cluster()] },
+      /: unknown key "cluster" \(did you mean "clusters"\?\)$/,
+    ],
     ["an unknown top-level key", { clusters: [cluster()], zzzzzz: [] }, /: unknown key "zzzzzz"$/],
-    ["a misspelt tls key", { clusters: [cluster({ tls: { caa: "x" } })] }, /clusters\[0\]\.tls: unknown key "caa" \(did you mean "ca"\?\)$/],
-    ["a misspelt default", { clusters: [cluster()], defaults: { timeout: 5 } }, /defaults: unknown key "timeout" \(did you mean "timeoutMs"\?\)$/],
-    ["a port beside a URL that names another", { clusters: [cluster({ host: "tcp://127.0.0.1:23761", port: 2375 })] }, /clusters\[0\]\.host: the URL names port 23761 but port 2375 is set beside it/],
-    ["a bad host", { clusters: [cluster({ host: "npipe:////./pipe/x" })] }, /clusters\[0\]\.host: unsupported engine address/],
-    ["a zero timeout", { clusters: [cluster({ timeoutMs: 0 })] }, /clusters\[0\]\.timeoutMs: expected at least 1 ms/],
-    ["a bad default timeout", { clusters: [cluster()], defaults: { timeoutMs: "5s" } }, /defaults\.timeoutMs: expected an integer/],
-    ["a bad tls block", { clusters: [cluster({ tls: { ca: 1 } })] }, /clusters\[0\]\.tls\.ca: expected a string/],
-    ["a bad showSecrets", { clusters: [cluster()], showSecrets: "yes" }, /showSecrets: expected true or false/],
-    ["a zero concurrency", { clusters: [cluster({ maxConcurrency: 0 })] }, /clusters\[0\]\.maxConcurrency: expected at least 1/],
-    ["a negative cache time", { clusters: [cluster()], defaults: { cacheTtlMs: -1 } }, /defaults\.cacheTtlMs: expected 0 or more ms/],
+    [
+      "a misspelt tls key",
+      { clusters: [cluster({ tls: { caa: "x" } })] },
+      /clusters\[0\]\.tls: unknown key "caa" \(did you mean "ca"\?\)$/,
+    ],
+    [
+      "a misspelt default",
+      { clusters: [cluster()], defaults: { timeout: 5 } },
+      /defaults: unknown key "timeout" \(did you mean "timeoutMs"\?\)$/,
+    ],
+    [
+      "a port beside a URL that names another",
+      { clusters: [cluster({ host: "tcp://127.0.0.1:23761", port: 2375 })] },
+      /clusters\[0\]\.host: the URL names port 23761 but port 2375 is set beside it/,
+    ],
+    [
+      "a bad host",
+      { clusters: [cluster({ host: "npipe:////./pipe/x" })] },
+      /clusters\[0\]\.host: unsupported engine address/,
+    ],
+    [
+      "a zero timeout",
+      { clusters: [cluster({ timeoutMs: 0 })] },
+      /clusters\[0\]\.timeoutMs: expected at least 1 ms/,
+    ],
+    [
+      "a bad default timeout",
+      { clusters: [cluster()], defaults: { timeoutMs: "5s" } },
+      /defaults\.timeoutMs: expected an integer/,
+    ],
+    [
+      "a bad tls block",
+      { clusters: [cluster({ tls: { ca: 1 } })] },
+      /clusters\[0\]\.tls\.ca: expected a string/,
+    ],
+    [
+      "a bad showSecrets",
+      { clusters: [cluster()], showSecrets: "yes" },
+      /showSecrets: expected true or false/,
+    ],
+    [
+      "a zero concurrency",
+      { clusters: [cluster({ maxConcurrency: 0 })] },
+      /clusters\[0\]\.maxConcurrency: expected at least 1/,
+    ],
+    [
+      "a negative cache time",
+      { clusters: [cluster()], defaults: { cacheTtlMs: -1 } },
+      /defaults\.cacheTtlMs: expected 0 or more ms/,
+    ],
   ])("rejects %s", (_label, input, message) => {
     expect(() => normalizeConfig(input, "/x/docklens.json")).toThrow(message);
     try {
       normalizeConfig(input, "/x/docklens.json");
     } catch (error) {
-      expect(error).toMatchObject({ name: "DocklensError", code: "INVALID_CONFIG", message: expect.stringMatching(/^invalid config \/x\/docklens\.json: /) });
+      expect(error).toMatchObject({
+        name: "DocklensError",
+        code: "INVALID_CONFIG",
+        message: expect.stringMatching(/^invalid config \/x\/docklens\.json: /),
+      });
     }
   });
 });
@@ -77,13 +215,33 @@ describe("loadConfig without a config file", () => {
     const config = await loadConfig(empty);
     expect(config.source).toBeNull();
     expect(config.clusters).toEqual([
-      { id: 1, name: "local", icon: "🐳", host: "/var/run/docker.sock", protocol: "unix", socketPath: "/var/run/docker.sock", port: 0, timeoutMs: DEFAULT_TIMEOUT_MS, maxConcurrency: 8, cacheTtlMs: 0, source: "default" },
+      {
+        id: 1,
+        name: "local",
+        icon: "🐳",
+        host: "/var/run/docker.sock",
+        protocol: "unix",
+        socketPath: "/var/run/docker.sock",
+        port: 0,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        maxConcurrency: 8,
+        cacheTtlMs: 0,
+        source: "default",
+      },
     ]);
   });
 
   it("embeds the cluster local on DOCKER_HOST (DOCKER_CERT_PATH: key-files.test.ts)", async () => {
-    const config = await loadConfig({ ...empty, env: { ...empty.env, DOCKER_HOST: "tcp://127.0.0.1:2376" } });
-    expect(config.clusters[0]).toMatchObject({ name: "local", host: "tcp://127.0.0.1:2376", protocol: "http", port: 2376 });
+    const config = await loadConfig({
+      ...empty,
+      env: { ...empty.env, DOCKER_HOST: "tcp://127.0.0.1:2376" },
+    });
+    expect(config.clusters[0]).toMatchObject({
+      name: "local",
+      host: "tcp://127.0.0.1:2376",
+      protocol: "http",
+      port: 2376,
+    });
   });
 });
 
@@ -98,29 +256,69 @@ describe("mayFindConfig, the probe that spares a run cosmiconfig when there is n
     roots.push(root);
     for (const [name, text] of Object.entries(files)) {
       await mkdir(dirname(join(root, name)), { recursive: true });
-      await (text.startsWith("->") ? symlink(text.slice(2), join(root, name)) : writeFile(join(root, name), text));
+      await (text.startsWith("->")
+        ? symlink(text.slice(2), join(root, name))
+        : writeFile(join(root, name), text));
     }
     await mkdir(join(root, "home/work/app"), { recursive: true });
-    return { cwd: join(root, "home/work/app"), options: { metaDir: join(root, "home/work/app"), stopDir: join(root, "home"), globalDir: join(root, "xdg/docklens") }, xdg: join(root, "xdg") };
+    return {
+      cwd: join(root, "home/work/app"),
+      options: {
+        metaDir: join(root, "home/work/app"),
+        stopDir: join(root, "home"),
+        globalDir: join(root, "xdg/docklens"),
+      },
+      xdg: join(root, "xdg"),
+    };
   }
 
   it.each<[string, Record<string, string>, boolean]>([
     ["nothing anywhere", {}, false],
-    ...SEARCH_PLACES.filter((place) => place !== "package.json").map((place): [string, Record<string, string>, boolean] => [`${place} where the search starts`, { [`home/work/app/${place}`]: "clusters: []" }, true]),
+    ...SEARCH_PLACES.filter((place) => place !== "package.json").map(
+      (place): [string, Record<string, string>, boolean] => [
+        `${place} where the search starts`,
+        { [`home/work/app/${place}`]: "clusters: []" },
+        true,
+      ],
+    ),
     [".docklensrc.json in a parent", { "home/work/.docklensrc.json": "{}" }, true],
     [".docklensrc.json in the home directory", { "home/.docklensrc.json": "{}" }, true],
     [".docklensrc.json above the home directory", { ".docklensrc.json": "{}" }, false],
-    ["package.json with a docklens key", { "home/work/app/package.json": '{ "docklens": { "clusters": [] } }' }, true],
-    ["package.json that only depends on docklens", { "home/work/app/package.json": '{ "dependencies": { "docklens": "1" } }' }, false],
+    [
+      "package.json with a docklens key",
+      { "home/work/app/package.json": '{ "docklens": { "clusters": [] } }' },
+      true,
+    ],
+    [
+      "package.json that only depends on docklens",
+      { "home/work/app/package.json": '{ "dependencies": { "docklens": "1" } }' },
+      false,
+    ],
     ["package.json that cannot be parsed", { "home/work/package.json": "{" }, true],
-    ["package.json holding null, on which cosmiconfig fails", { "home/work/package.json": "null" }, true],
+    [
+      "package.json holding null, on which cosmiconfig fails",
+      { "home/work/package.json": "null" },
+      true,
+    ],
     ["package.json holding a string", { "home/work/app/package.json": '"docklens"' }, false],
-    [".docklensrc.yaml, a link to itself (ELOOP)", { "home/work/app/.docklensrc.yaml": "->.docklensrc.yaml" }, true],
-    [".docklensrc.yaml, a link to nothing", { "home/work/app/.docklensrc.yaml": "->nothing.yaml" }, false],
+    [
+      ".docklensrc.yaml, a link to itself (ELOOP)",
+      { "home/work/app/.docklensrc.yaml": "->.docklensrc.yaml" },
+      true,
+    ],
+    [
+      ".docklensrc.yaml, a link to nothing",
+      { "home/work/app/.docklensrc.yaml": "->nothing.yaml" },
+      false,
+    ],
     ["the global config.yaml", { "xdg/docklens/config.yaml": "clusters: []" }, true],
     ["the global extensionless config", { "xdg/docklens/config": "clusters: []" }, true],
     ["cosmiconfig's own .config/config.json", { "home/work/app/.config/config.json": "{}" }, true],
-    ["cosmiconfig's own package.json key", { "home/work/app/package.json": '{ "cosmiconfig": {} }' }, true],
+    [
+      "cosmiconfig's own package.json key",
+      { "home/work/app/package.json": '{ "cosmiconfig": {} }' },
+      true,
+    ],
   ])("%s", async (_label, files, expected) => {
     const { cwd, options, xdg } = await tree(files);
     const probe = mayFindConfig(cwd, SEARCH_PLACES, "docklens", options);
@@ -132,7 +330,13 @@ describe("mayFindConfig, the probe that spares a run cosmiconfig when there is n
     process.chdir(cwd);
     try {
       const found = await Promise.resolve()
-        .then(() => cosmiconfig("docklens", { searchPlaces: SEARCH_PLACES, searchStrategy: "global", stopDir: options.stopDir }).search(cwd))
+        .then(() =>
+          cosmiconfig("docklens", {
+            searchPlaces: SEARCH_PLACES,
+            searchStrategy: "global",
+            stopDir: options.stopDir,
+          }).search(cwd),
+        )
         .catch(() => ({ filepath: "unreadable" }));
       if (found) expect(probe).toBe(true);
     } finally {

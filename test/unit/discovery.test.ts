@@ -10,9 +10,18 @@ let home: string;
 const env = () => ({ HOME: home, XDG_RUNTIME_DIR: join(home, "run") });
 
 async function context(name: string, host: string): Promise<void> {
-  const dir = join(home, ".docker", "contexts", "meta", createHash("sha256").update(name).digest("hex"));
+  const dir = join(
+    home,
+    ".docker",
+    "contexts",
+    "meta",
+    createHash("sha256").update(name).digest("hex"),
+  );
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "meta.json"), JSON.stringify({ Name: name, Endpoints: { docker: { Host: host } } }));
+  await writeFile(
+    join(dir, "meta.json"),
+    JSON.stringify({ Name: name, Endpoints: { docker: { Host: host } } }),
+  );
 }
 
 beforeAll(async () => {

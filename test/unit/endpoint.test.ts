@@ -3,19 +3,44 @@ import { describeEndpoint, endpointHost, parseEndpoint } from "../../src/core/en
 
 describe("parseEndpoint", () => {
   it.each([
-    ["/var/run/docker.sock", undefined, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
-    ["unix:///var/run/docker.sock", undefined, false, { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 }],
+    [
+      "/var/run/docker.sock",
+      undefined,
+      false,
+      { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 },
+    ],
+    [
+      "unix:///var/run/docker.sock",
+      undefined,
+      false,
+      { protocol: "unix", socketPath: "/var/run/docker.sock", port: 0 },
+    ],
     ["10.0.0.5", undefined, false, { protocol: "http", hostname: "10.0.0.5", port: 2375 }],
-    ["engine.example", undefined, true, { protocol: "https", hostname: "engine.example", port: 2376 }],
+    [
+      "engine.example",
+      undefined,
+      true,
+      { protocol: "https", hostname: "engine.example", port: 2376 },
+    ],
     ["engine.example", 4243, false, { protocol: "http", hostname: "engine.example", port: 4243 }],
     ["::1", undefined, false, { protocol: "http", hostname: "::1", port: 2375 }],
     ["[::1]", undefined, false, { protocol: "http", hostname: "::1", port: 2375 }],
-    ["tcp://127.0.0.1:2999", undefined, false, { protocol: "http", hostname: "127.0.0.1", port: 2999 }],
+    [
+      "tcp://127.0.0.1:2999",
+      undefined,
+      false,
+      { protocol: "http", hostname: "127.0.0.1", port: 2999 },
+    ],
     ["tcp://127.0.0.1:2999", 2999, false, { protocol: "http", hostname: "127.0.0.1", port: 2999 }],
     ["tcp://127.0.0.1", 1234, false, { protocol: "http", hostname: "127.0.0.1", port: 1234 }],
     ["tcp://127.0.0.1", undefined, true, { protocol: "https", hostname: "127.0.0.1", port: 2376 }],
     ["https://h", undefined, false, { protocol: "https", hostname: "h", port: 2376 }],
-    ["ssh://ops@h", undefined, false, { protocol: "ssh", hostname: "h", port: 22, username: "ops" }],
+    [
+      "ssh://ops@h",
+      undefined,
+      false,
+      { protocol: "ssh", hostname: "h", port: 22, username: "ops" },
+    ],
     ["ssh://h:2222", undefined, false, { protocol: "ssh", hostname: "h", port: 2222 }],
   ] as const)("%s (port %s, tls %s)", (host, port, tls, expected) => {
     expect(parseEndpoint(host, port, tls)).toEqual(expected);

@@ -27,7 +27,9 @@ describe("Coalescer", () => {
 
   it("keeps different keys apart", async () => {
     const reads = new Coalescer();
-    expect(await Promise.all([reads.run("a", async () => 1), reads.run("b", async () => 2)])).toEqual([1, 2]);
+    expect(
+      await Promise.all([reads.run("a", async () => 1), reads.run("b", async () => 2)]),
+    ).toEqual([1, 2]);
   });
 
   it("lets a waiter leave without disturbing the others, and cancels the call when the last one leaves", async () => {
@@ -104,7 +106,9 @@ describe("Limiter", () => {
 
   it("frees its place when a task fails", async () => {
     const limiter = new Limiter(1);
-    await expect(limiter.run(async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(limiter.run(async () => Promise.reject(new Error("boom")))).rejects.toThrow(
+      "boom",
+    );
     expect(await limiter.run(async () => "next")).toBe("next");
   });
 });

@@ -1,6 +1,13 @@
 import type Dockerode from "dockerode";
 import { describe, expect, it } from "vitest";
-import { createColors, formatBytes, formatLabels, shortId, timeAgo, truncate } from "../../src/cli/format.ts";
+import {
+  createColors,
+  formatBytes,
+  formatLabels,
+  shortId,
+  timeAgo,
+  truncate,
+} from "../../src/cli/format.ts";
 import { formatPorts } from "../../src/cli/tables.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
@@ -63,12 +70,46 @@ describe("small formatters", () => {
 
   it.each([
     [[{ PrivatePort: 80, Type: "tcp" }], "80/tcp"],
-    [[{ IP: "::", PrivatePort: 80, PublicPort: 8080, Type: "tcp" }, { IP: "0.0.0.0", PrivatePort: 80, PublicPort: 8080, Type: "tcp" }], "0.0.0.0:8080->80/tcp, [::]:8080->80/tcp"],
-    [[{ PrivatePort: 53, Type: "udp" }, { PrivatePort: 53, Type: "udp" }], "53/udp"],
+    [
+      [
+        { IP: "::", PrivatePort: 80, PublicPort: 8080, Type: "tcp" },
+        { IP: "0.0.0.0", PrivatePort: 80, PublicPort: 8080, Type: "tcp" },
+      ],
+      "0.0.0.0:8080->80/tcp, [::]:8080->80/tcp",
+    ],
+    [
+      [
+        { PrivatePort: 53, Type: "udp" },
+        { PrivatePort: 53, Type: "udp" },
+      ],
+      "53/udp",
+    ],
     // docker ps's order: own-number ports and ranges first, by private port; mappings last.
-    [[{ PrivatePort: 9090, Type: "tcp" }, { IP: "127.0.0.1", PrivatePort: 8053, PublicPort: 41000, Type: "udp" }, { IP: "127.0.0.1", PrivatePort: 8080, PublicPort: 18080, Type: "tcp" }], "9090/tcp, 127.0.0.1:41000->8053/udp, 127.0.0.1:18080->8080/tcp"],
-    [[{ PrivatePort: 8002, Type: "tcp" }, { PrivatePort: 8000, Type: "tcp" }, { PrivatePort: 8001, Type: "tcp" }, { PrivatePort: 9000, Type: "tcp" }, { PrivatePort: 8001, Type: "udp" }], "8000-8002/tcp, 9000/tcp, 8001/udp"],
-    [[{ IP: "0.0.0.0", PrivatePort: 80, PublicPort: 80, Type: "tcp" }, { IP: "0.0.0.0", PrivatePort: 81, PublicPort: 81, Type: "tcp" }], "0.0.0.0:80-81->80-81/tcp"],
+    [
+      [
+        { PrivatePort: 9090, Type: "tcp" },
+        { IP: "127.0.0.1", PrivatePort: 8053, PublicPort: 41000, Type: "udp" },
+        { IP: "127.0.0.1", PrivatePort: 8080, PublicPort: 18080, Type: "tcp" },
+      ],
+      "9090/tcp, 127.0.0.1:41000->8053/udp, 127.0.0.1:18080->8080/tcp",
+    ],
+    [
+      [
+        { PrivatePort: 8002, Type: "tcp" },
+        { PrivatePort: 8000, Type: "tcp" },
+        { PrivatePort: 8001, Type: "tcp" },
+        { PrivatePort: 9000, Type: "tcp" },
+        { PrivatePort: 8001, Type: "udp" },
+      ],
+      "8000-8002/tcp, 9000/tcp, 8001/udp",
+    ],
+    [
+      [
+        { IP: "0.0.0.0", PrivatePort: 80, PublicPort: 80, Type: "tcp" },
+        { IP: "0.0.0.0", PrivatePort: 81, PublicPort: 81, Type: "tcp" },
+      ],
+      "0.0.0.0:80-81->80-81/tcp",
+    ],
     [[], ""],
   ])("formatPorts(%j) is %s", (ports, text) => {
     expect(formatPorts(ports as Dockerode.Port[])).toBe(text);

@@ -12,12 +12,39 @@ describe("toContainerItem (D4)", () => {
     [0, "1970-01-01T00:00:00.000Z"],
     [1763700000, "2025-11-21T04:40:00.000Z"],
   ])("turns Created %d into %s and keeps the rest", (created, iso) => {
-    const item = { Id: "abc", Names: ["/x"], Created: created, State: "running", Ports: [], Mounts: [], Labels: {}, HostConfig: { NetworkMode: "n" } } as unknown as Dockerode.ContainerInfo;
-    expect(toContainerItem(item)).toEqual({ Id: "abc", Names: ["/x"], Created: iso, State: "running", Ports: [], Mounts: [], Labels: {}, HostConfig: { NetworkMode: "n" } });
+    const item = {
+      Id: "abc",
+      Names: ["/x"],
+      Created: created,
+      State: "running",
+      Ports: [],
+      Mounts: [],
+      Labels: {},
+      HostConfig: { NetworkMode: "n" },
+    } as unknown as Dockerode.ContainerInfo;
+    expect(toContainerItem(item)).toEqual({
+      Id: "abc",
+      Names: ["/x"],
+      Created: iso,
+      State: "running",
+      Ports: [],
+      Mounts: [],
+      Labels: {},
+      HostConfig: { NetworkMode: "n" },
+    });
   });
 
   it("gives what Podman sends otherwise Docker's shape", () => {
-    const podman = { Id: "abc", Names: ["/x"], Created: 0, State: "stopped", Ports: null, Mounts: null, Labels: null, NetworkSettings: { Networks: { podman: {} } } };
+    const podman = {
+      Id: "abc",
+      Names: ["/x"],
+      Created: 0,
+      State: "stopped",
+      Ports: null,
+      Mounts: null,
+      Labels: null,
+      NetworkSettings: { Networks: { podman: {} } },
+    };
     expect(toContainerItem(podman as unknown as Dockerode.ContainerInfo)).toEqual({
       Id: "abc",
       Names: ["/x"],
@@ -34,10 +61,28 @@ describe("toContainerItem (D4)", () => {
 
 describe("splitColumns: Podman's top, one string a line, in Docker's columns", () => {
   it.each([
-    [{ Titles: ["PID   USER     COMMAND"], Processes: [["1 0        sh -c while true; do echo hi; sleep 1; done"]] }, { Titles: ["PID", "USER", "COMMAND"], Processes: [["1", "0", "sh -c while true; do echo hi; sleep 1; done"]] }],
-    [{ Titles: ["UID", "PID", "CMD"], Processes: [["root", "1", "sleep 1"]] }, { Titles: ["UID", "PID", "CMD"], Processes: [["root", "1", "sleep 1"]] }],
-    [{ Titles: ["PID"], Processes: [["1"]] }, { Titles: ["PID"], Processes: [["1"]] }],
-    [{ Titles: [], Processes: [] }, { Titles: [], Processes: [] }],
+    [
+      {
+        Titles: ["PID   USER     COMMAND"],
+        Processes: [["1 0        sh -c while true; do echo hi; sleep 1; done"]],
+      },
+      {
+        Titles: ["PID", "USER", "COMMAND"],
+        Processes: [["1", "0", "sh -c while true; do echo hi; sleep 1; done"]],
+      },
+    ],
+    [
+      { Titles: ["UID", "PID", "CMD"], Processes: [["root", "1", "sleep 1"]] },
+      { Titles: ["UID", "PID", "CMD"], Processes: [["root", "1", "sleep 1"]] },
+    ],
+    [
+      { Titles: ["PID"], Processes: [["1"]] },
+      { Titles: ["PID"], Processes: [["1"]] },
+    ],
+    [
+      { Titles: [], Processes: [] },
+      { Titles: [], Processes: [] },
+    ],
   ])("%j", (top, expected) => {
     expect(splitColumns(top)).toEqual(expected);
   });
@@ -45,8 +90,16 @@ describe("splitColumns: Podman's top, one string a line, in Docker's columns", (
 
 describe("normalizeVolume (D5)", () => {
   it.each([
-    ["null labels become {}", { Name: "v", Labels: null, Options: null, CreatedAt: "2026-01-02T03:04:05Z" }, { Name: "v", Labels: {}, Options: null, CreatedAt: "2026-01-02T03:04:05Z" }],
-    ["an offset becomes UTC", { Name: "v", Labels: { a: "" }, Options: { o: "x" }, CreatedAt: "2026-01-02T04:04:05+01:00" }, { Name: "v", Labels: { a: "" }, Options: { o: "x" }, CreatedAt: "2026-01-02T03:04:05Z" }],
+    [
+      "null labels become {}",
+      { Name: "v", Labels: null, Options: null, CreatedAt: "2026-01-02T03:04:05Z" },
+      { Name: "v", Labels: {}, Options: null, CreatedAt: "2026-01-02T03:04:05Z" },
+    ],
+    [
+      "an offset becomes UTC",
+      { Name: "v", Labels: { a: "" }, Options: { o: "x" }, CreatedAt: "2026-01-02T04:04:05+01:00" },
+      { Name: "v", Labels: { a: "" }, Options: { o: "x" }, CreatedAt: "2026-01-02T03:04:05Z" },
+    ],
     ["no CreatedAt stays absent", { Name: "v", Labels: {} }, { Name: "v", Labels: {} }],
   ])("%s", (_label, input, expected) => {
     expect(normalizeVolume(input as unknown as Dockerode.VolumeInspectInfo)).toEqual(expected);
@@ -104,7 +157,9 @@ describe("checkName (D7)", () => {
     ["volume", "é"],
     ["volume", "a".repeat(256)],
   ] as const)("rejects %s %j", (kind, name) => {
-    expect(() => checkName(kind, name)).toThrow(expect.objectContaining({ code: "INVALID_NAME", status: 400 }));
+    expect(() => checkName(kind, name)).toThrow(
+      expect.objectContaining({ code: "INVALID_NAME", status: 400 }),
+    );
   });
 });
 
@@ -127,12 +182,18 @@ describe("listDetailRoutes", () => {
       ["/detail/:cluster/volume/:volumeName", "cluster,volumeName"],
       ["/detail/:cluster/network/:networkName", "cluster,networkName"],
     ]);
-    expect(routes.every((route) => route.methods.length === 1 && route.methods[0] === "GET")).toBe(true);
+    expect(routes.every((route) => route.methods.length === 1 && route.methods[0] === "GET")).toBe(
+      true,
+    );
   });
 });
 
 describe("byName", () => {
   it("orders items by Name, as docker volume ls and network ls do", () => {
-    expect([{ Name: "b" }, { Name: "a-1" }, { Name: "B" }, { Name: "a" }].sort(byName).map((item) => item.Name)).toEqual(["B", "a", "a-1", "b"]);
+    expect(
+      [{ Name: "b" }, { Name: "a-1" }, { Name: "B" }, { Name: "a" }]
+        .sort(byName)
+        .map((item) => item.Name),
+    ).toEqual(["B", "a", "a-1", "b"]);
   });
 });

@@ -11,24 +11,39 @@ const frame = (type: 1 | 2, text: string | Buffer) => {
 };
 
 /** Feed `chunks` and return every line, ending included. */
-function decode(chunks: Buffer[], options = { multiplexed: true, timestamps: false }): OutputLine[] {
+function decode(
+  chunks: Buffer[],
+  options = { multiplexed: true, timestamps: false },
+): OutputLine[] {
   const decoder = createOutputDecoder(options);
   return [...chunks.flatMap((chunk) => decoder.push(chunk)), ...decoder.end()];
 }
 
 /** Cut a buffer into pieces of `size` bytes, as a network might deliver it. */
-const slices = (buffer: Buffer, size: number) => Array.from({ length: Math.ceil(buffer.length / size) }, (_, i) => buffer.subarray(i * size, (i + 1) * size));
+const slices = (buffer: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(buffer.length / size) }, (_, i) =>
+    buffer.subarray(i * size, (i + 1) * size),
+  );
 
 const out = (text: string) => ({ stream: "stdout", time: null, text });
 const err = (text: string) => ({ stream: "stderr", time: null, text });
 
 describe("createOutputDecoder", () => {
-  const stream = Buffer.concat([frame(1, "out 1\n"), frame(2, "err 1\n"), frame(1, "out 2\nout 3\n"), frame(2, "e"), frame(2, "rr 2\n")]);
+  const stream = Buffer.concat([
+    frame(1, "out 1\n"),
+    frame(2, "err 1\n"),
+    frame(1, "out 2\nout 3\n"),
+    frame(2, "e"),
+    frame(2, "rr 2\n"),
+  ]);
   const expected = [out("out 1"), err("err 1"), out("out 2"), out("out 3"), err("err 2")];
 
-  it.each([1, 2, 3, 7, 8, 9, 13, stream.length])("decodes frames cut into %d-byte chunks", (size) => {
-    expect(decode(slices(stream, size))).toEqual(expected);
-  });
+  it.each([1, 2, 3, 7, 8, 9, 13, stream.length])(
+    "decodes frames cut into %d-byte chunks",
+    (size) => {
+      expect(decode(slices(stream, size))).toEqual(expected);
+    },
+  );
 
   it("keeps a UTF-8 character split across chunks whole", () => {
     const bytes = frame(1, "héllo → wörld\n");
@@ -46,11 +61,22 @@ describe("createOutputDecoder", () => {
   });
 
   it("reads TTY output as unframed stdout with CRLF line ends", () => {
-    expect(decode([Buffer.from("tty-line\r\nsec"), Buffer.from("ond\r\n")], { multiplexed: false, timestamps: false })).toEqual([out("tty-line"), out("second")]);
+    expect(
+      decode([Buffer.from("tty-line\r\nsec"), Buffer.from("ond\r\n")], {
+        multiplexed: false,
+        timestamps: false,
+      }),
+    ).toEqual([out("tty-line"), out("second")]);
   });
 
   it("takes the engine's timestamps off the text", () => {
-    const lines = decode([frame(1, "2026-11-21T05:31:25.325963524Z out 1\n"), frame(2, "2026-11-21T05:31:26.000000001Z \n")], { multiplexed: true, timestamps: true });
+    const lines = decode(
+      [
+        frame(1, "2026-11-21T05:31:25.325963524Z out 1\n"),
+        frame(2, "2026-11-21T05:31:26.000000001Z \n"),
+      ],
+      { multiplexed: true, timestamps: true },
+    );
     expect(lines).toEqual([
       { stream: "stdout", time: "2026-11-21T05:31:25.325963524Z", text: "out 1" },
       { stream: "stderr", time: "2026-11-21T05:31:26.000000001Z", text: "" },
@@ -58,6 +84,8 @@ describe("createOutputDecoder", () => {
   });
 
   it("leaves a line without a timestamp as it is", () => {
-    expect(decode([frame(1, "plain\n")], { multiplexed: true, timestamps: true })).toEqual([out("plain")]);
+    expect(decode([frame(1, "plain\n")], { multiplexed: true, timestamps: true })).toEqual([
+      out("plain"),
+    ]);
   });
 });
