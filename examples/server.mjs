@@ -2,11 +2,11 @@
 //   node examples/server.mjs   then   curl -s localhost:8080/list/cluster | jq
 import { createServer } from "node:http";
 import { toNodeListener } from "h3";
-import { loadRegistry } from "docklens";
+import { loadFleet } from "docklens";
 import { createApp } from "docklens/server";
 
-const registry = await loadRegistry();
-const app = createApp({ registry, token: process.env.DOCKLENS_TOKEN });
+const fleet = await loadFleet();
+const app = createApp({ fleet, token: process.env.DOCKLENS_TOKEN });
 createServer(toNodeListener(app)).listen(8080, "127.0.0.1", () =>
   console.log("http://127.0.0.1:8080"),
 );

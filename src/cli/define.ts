@@ -75,9 +75,9 @@ export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks
   return {
     warnings: (result) =>
       errorsOf(result).map(({ cluster, error }) => `${cluster.name}: ${error.message}`),
-    failure: (result, { registry }): ErrorBody | undefined => {
+    failure: (result, { fleet }): ErrorBody | undefined => {
       const errors = errorsOf(result);
-      const { clusters } = registry.config;
+      const { clusters } = fleet.config;
       // `local` and `1` may name one cluster: count clusters, not names.
       const asked = refs.length
         ? new Set(

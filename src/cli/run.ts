@@ -14,7 +14,7 @@ import { toJsonText } from "../core/json.ts";
 import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses } from "../core/processes.ts";
-import { loadRegistry, type CoreOptions } from "../core/registry.ts";
+import { loadFleet, type CoreOptions } from "../core/fleet.ts";
 import { listDetailRoutes } from "../core/routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
 import { inspectVolume, listVolumes } from "../core/volumes.ts";
@@ -85,12 +85,12 @@ export async function run<T>(
   render: (views: Views, result: T, colors: ChalkInstance) => string,
   hooks: RunHooks<T> = {},
 ): Promise<void> {
-  const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
-  printWarnings(registry.config.warnings);
+  const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  printWarnings(fleet.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
   const stop = () => controller.abort();
-  const coreOptions = { registry, signal: controller.signal };
+  const coreOptions = { fleet, signal: controller.signal };
   try {
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const views = options.json
@@ -132,7 +132,7 @@ export async function run<T>(
     for await (const item of result) process.stdout.write(`${text(item, false)}\n`);
   } finally {
     process.off("SIGINT", stop).off("SIGTERM", stop);
-    registry.close();
+    fleet.close();
   }
 }
 

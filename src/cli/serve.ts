@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
-import { loadRegistry } from "../core/registry.ts";
+import { loadFleet } from "../core/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
 import type { CommandOptions } from "./run.ts";
 
@@ -54,8 +54,8 @@ export async function serve(options: ServeOptions): Promise<void> {
         `--${problem.field.replace(".", "-")}: ${problem.message}`,
       );
   }
-  const registry = await loadRegistry(options.config ? { configPath: options.config } : {});
-  for (const warning of registry.config.warnings)
+  const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  for (const warning of fleet.config.warnings)
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
     );
@@ -75,7 +75,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // One listener per request in flight.
   const app = createApp({
-    registry,
+    fleet,
     log,
     signal: shutdown.signal,
     ...(token ? { token } : {}),
@@ -115,8 +115,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     );
   }
   const url = `${https ? "https" : "http"}://${listener.address.address.includes(":") ? `[${listener.address.address}]` : listener.address.address}:${listener.address.port}`;
-  const clusters = registry.config.clusters.length;
-  const tokens = Boolean(token) || Boolean(registry.config.tokens?.length);
+  const clusters = fleet.config.clusters.length;
+  const tokens = Boolean(token) || Boolean(fleet.config.tokens?.length);
   process.stdout.write(
     options.json
       ? `${JSON.stringify({ url, clusters, token: tokens })}\n`
@@ -154,7 +154,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Streams never finish by themselves: end them, so that only finite requests are waited for.
   shutdown.abort(new Error(signal));
   await listener.close();
-  registry.close();
+  fleet.close();
   clearTimeout(timer);
   process.exit(0);
 }

@@ -1,7 +1,7 @@
 import type { ClusterConfig } from "./cluster-config.ts";
 import type { ErrorBody } from "./errors.ts";
 import { translateEngineError } from "./engine.ts";
-import { resolveCluster, type CoreOptions } from "./registry.ts";
+import { resolveCluster, type CoreOptions } from "./fleet.ts";
 
 /** A cluster as items and errors of across-cluster bodies name it. */
 export interface ClusterRef {
@@ -30,7 +30,7 @@ export async function acrossClusters<T>(
   options: AcrossClustersOptions,
   read: (cluster: ClusterConfig, ref: ClusterRef) => Promise<T>,
 ): Promise<{ results: Array<{ cluster: ClusterRef; value: T }>; errors: ClusterError[] }> {
-  const all = options.registry.config.clusters;
+  const all = options.fleet.config.clusters;
   const chosen = options.clusters?.length
     ? new Set(options.clusters.map((ref) => resolveCluster(ref, options)))
     : new Set(all);

@@ -1,7 +1,7 @@
 import { findContainer, type InspectContainerInput } from "./containers.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { decodeOutput } from "./output.ts";
-import type { CoreOptions } from "./registry.ts";
+import type { CoreOptions } from "./fleet.ts";
 
 /** A line of live output (D8). */
 export interface AttachLine {

@@ -2,7 +2,7 @@ import type { ClusterConfig, ClusterSource } from "./cluster-config.ts";
 import { endpointHost } from "./endpoint.ts";
 import { callEngine, dialEngine, expectBody, translateEngineError } from "./engine.ts";
 import type { ErrorBody } from "./errors.ts";
-import { resolveCluster, type CoreOptions } from "./registry.ts";
+import { resolveCluster, type CoreOptions } from "./fleet.ts";
 
 /** The engine's `GET /info` body plus `Volumes`, its number of volumes (D3); `{}` when unreachable. */
 export type DockerInfo = Record<string, unknown>;
@@ -45,7 +45,7 @@ export interface InspectClusterResult {
  */
 export async function listClusters(options: CoreOptions): Promise<ListClustersResult> {
   const clusters = await Promise.all(
-    options.registry.config.clusters.map(async (cluster) => {
+    options.fleet.config.clusters.map(async (cluster) => {
       const { docker, error } = await readDockerInfo(cluster, options);
       // The spec's fields first, in its order; where the cluster came from after them.
       return {
@@ -146,7 +146,7 @@ export interface DescribeConfigResult {
  * docklens sees what it sees; no engine is asked.
  */
 export function describeConfig(options: CoreOptions): DescribeConfigResult {
-  const { config } = options.registry;
+  const { config } = options.fleet;
   return {
     file: config.source,
     ...(config.noFileReason ? { reason: config.noFileReason } : {}),

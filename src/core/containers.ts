@@ -10,7 +10,7 @@ import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.
 import { DocklensError, isDocklensError } from "./errors.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { checkName } from "./names.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
 /** An item of `/list/:cluster/containers`: the engine's item with `Created` as ISO 8601 (D4). */
 export type ContainerItem = Omit<Dockerode.ContainerInfo, "Created"> & { Created: string };
@@ -121,7 +121,7 @@ export async function inspectContainer(
   options: InspectContainerOptions,
 ): Promise<InspectContainerResult> {
   const { detail } = await inspectRaw(input, options);
-  const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
+  const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
   // A copy: the body may be shared with other callers of the same read.
   return !showSecrets && Array.isArray(detail.Config?.Env)
     ? { ...detail, Config: { ...detail.Config, Env: redactEnv(detail.Config.Env) } }

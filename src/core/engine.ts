@@ -1,106 +1,11 @@
-import { readFile } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./cluster-config.ts";
 import { describeEndpoint } from "./endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
 import { parseEngineJson } from "./json.ts";
-import type { CoreOptions, EnginePurpose } from "./registry.ts";
-
-/**
- * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,
- * while streams (logs --follow, stats, attach) last long and so use a pool of their own, so that
- * many open streams never starve the calls.
- */
-const MAX_SOCKETS = { call: 16, stream: 256 } as const;
-
-/** A dockerode client and how to close its idle connections. */
-export interface EngineClient {
-  docker: Dockerode;
-  close(): void;
-}
-
-/** Build a dockerode client of one cluster; dockerode itself is loaded here, on first use. */
-export async function createEngineClient(
-  cluster: ClusterConfig,
-  purpose: keyof typeof MAX_SOCKETS = "call",
-): Promise<EngineClient> {
-  const [{ default: Docker }, http] = await Promise.all([import("dockerode"), import("node:http")]);
-  // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
-  // SSH engines speak plain HTTP through the SSH agent below.
-  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = {
-    protocol:
-      cluster.protocol === "unix" ? undefined : cluster.protocol === "https" ? "https" : "http",
-  };
-  let agent: import("node:http").Agent | undefined;
-  if (cluster.protocol === "unix") {
-    options.socketPath = cluster.socketPath;
-  } else {
-    options.host = cluster.hostname;
-    options.port = cluster.port;
-  }
-  if (cluster.protocol === "https") {
-    // `https://host` without a `tls` block: TLS with the system's CAs and no client certificate.
-    const [ca, cert, key] = await Promise.all(
-      [cluster.tls?.ca, cluster.tls?.cert, cluster.tls?.key].map(readKeyFile),
-    );
-    // A docker context's SkipTLSVerify: the engine's certificate is not checked, as the docker CLI then does not.
-    const keys = {
-      ...(ca ? { ca } : {}),
-      ...(cert ? { cert } : {}),
-      ...(key ? { key } : {}),
-      ...(cluster.tls?.insecure ? { rejectUnauthorized: false } : {}),
-    };
-    Object.assign(options, keys);
-    const https = await import("node:https"); // TLS loads only for TLS engines.
-    agent = new https.Agent({
-      keepAlive: purpose === "call",
-      maxSockets: MAX_SOCKETS[purpose],
-      ...keys,
-    });
-  } else if (cluster.protocol === "ssh") {
-    // Plain HTTP over our own SSH agent (see ssh-agent.ts); ssh2 loads only for SSH clusters.
-    const [{ createSshAgent }, ssh, privateKey] = await Promise.all([
-      import("./ssh-agent.ts"),
-      import("ssh2"),
-      readKeyFile(cluster.ssh?.privateKey),
-    ]);
-    const username = cluster.ssh?.username ?? cluster.username;
-    const auth = privateKey
-      ? { privateKey }
-      : process.env.SSH_AUTH_SOCK
-        ? { agent: process.env.SSH_AUTH_SOCK }
-        : {};
-    agent = createSshAgent(
-      ssh.default ?? ssh,
-      { host: cluster.hostname!, port: cluster.port, ...(username ? { username } : {}), ...auth },
-      MAX_SOCKETS[purpose],
-    );
-  } else {
-    // No TLS, so no server name: without one, Node derives it for every request and checks it
-    // with net.isIP, whose IPv6 pattern costs a CLI run about 3 ms to compile on first use.
-    agent = new http.Agent({
-      keepAlive: purpose === "call",
-      maxSockets: MAX_SOCKETS[purpose],
-      servername: "",
-    } as import("node:http").AgentOptions);
-  }
-  if (agent) options.agent = agent;
-  return { docker: new Docker(options), close: () => agent?.destroy() };
-}
-
-async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {
-  if (!path) return undefined;
-  try {
-    return await readFile(path);
-  } catch (error) {
-    // The message names the kind of failure only: key paths never leave docklens (D15).
-    throw new Error(
-      `cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      { cause: error },
-    );
-  }
-}
+import type { EnginePurpose } from "./engine-client.ts";
+import type { CoreOptions } from "./fleet.ts";
 
 /**
  * What an engine status means for the call at hand, e.g.
@@ -142,14 +47,14 @@ export function callEngine<T>(
   run: (docker: Dockerode, signal: AbortSignal) => Promise<T>,
   options: CallEngineOptions,
 ): Promise<T> {
-  const slot = options.registry.slot(cluster);
+  const slot = options.fleet.slot(cluster);
   const call = async (caller: AbortSignal | undefined) => {
     slot.calls++;
     try {
       return await withDeadline(cluster, caller, options.statuses, (signal) =>
         // The limiter settles on abort, waiting or running, even if a library ignores the signal.
         slot.limiter.run(
-          async () => run(await options.registry.engine(cluster, options.purpose), signal),
+          async () => run(await options.fleet.engine(cluster, options.purpose), signal),
           signal,
         ),
       );

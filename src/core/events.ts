@@ -8,7 +8,7 @@ import { openEngineStream } from "./engine-stream.ts";
 import { DocklensError, type ErrorBody } from "./errors.ts";
 import type { EngineFilters } from "./filters.ts";
 import { parseEngineJson } from "./json.ts";
-import { resolveCluster, type CoreOptions } from "./registry.ts";
+import { resolveCluster, type CoreOptions } from "./fleet.ts";
 
 /** An engine event as the engine sends it, with the cluster it came from. */
 export type ClusterEvent = Record<string, unknown> & { cluster: ClusterRef };
@@ -49,7 +49,7 @@ export async function streamEvents(
 ): Promise<AsyncGenerator<ClusterEvent | EventStatus>> {
   const clusters = options.clusters?.length
     ? [...new Set(options.clusters.map((ref) => resolveCluster(ref, options)))]
-    : options.registry.config.clusters;
+    : options.fleet.config.clusters;
   const controller = new AbortController();
   const stop = () => controller.abort();
   if (options.signal?.aborted) stop();

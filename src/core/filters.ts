@@ -1,6 +1,6 @@
 import type { StatusErrors } from "./engine.ts";
 import { invalidQuery } from "./query.ts";
-import type { CoreOptions } from "./registry.ts";
+import type { CoreOptions } from "./fleet.ts";
 
 /** The lists that take docker's filters. */
 export type FilterKind = "containers" | "images" | "volumes" | "networks" | "events";

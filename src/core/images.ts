@@ -9,7 +9,7 @@ import { listContainers } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
 /** Body of `/detail/:cluster/image/:imageName`: the engine's image inspect body (D8). */
 export type InspectImageResult = Dockerode.ImageInspectInfo;

@@ -13,7 +13,7 @@ import {
   type QueryInput,
 } from "./query.ts";
 import { DocklensError } from "./errors.ts";
-import type { CoreOptions } from "./registry.ts";
+import type { CoreOptions } from "./fleet.ts";
 
 /** What to read of a container's logs (D8). */
 export interface LogsQuery {

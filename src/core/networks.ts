@@ -2,7 +2,7 @@ import type Dockerode from "dockerode";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 import { byName } from "./volumes.ts";
 
 /** Body of `/list/:cluster/networks`: the engine's items, unchanged (D5). */

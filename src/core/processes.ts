@@ -1,7 +1,7 @@
 import { findContainer, type InspectContainerInput } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { invalidQuery } from "./query.ts";
-import type { CoreOptions } from "./registry.ts";
+import type { CoreOptions } from "./fleet.ts";
 
 /** Body of `.../process` (D8): the engine's top. */
 export interface ListProcessesResult {

@@ -4,7 +4,7 @@ import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { DocklensError } from "./errors.ts";
 import { parseEngineJson } from "./json.ts";
-import type { CoreOptions } from "./registry.ts";
+import type { CoreOptions } from "./fleet.ts";
 
 /** The figures `docker stats` shows, computed the way it computes them (D8). */
 export interface StatsSummary {

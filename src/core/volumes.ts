@@ -2,7 +2,7 @@ import type Dockerode from "dockerode";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./registry.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
 /** A volume as docklens shows it: `Labels` always an object, `CreatedAt` in UTC (D5). */
 export type VolumeItem = Omit<Dockerode.VolumeInspectInfo, "Labels"> & {

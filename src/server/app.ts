@@ -9,7 +9,7 @@ import {
   type H3Event,
 } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
-import { narrowRegistry, type Registry } from "../core/registry.ts";
+import { narrowFleet, type Fleet } from "../core/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { toJsonText } from "../core/json.ts";
 import { checkQueryNames } from "../core/query.ts";
@@ -20,10 +20,10 @@ import { API_ROUTES, Streamed, Text, type ApiRoute } from "./routes.ts";
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions {
-  registry: Registry;
+  fleet: Fleet;
   /**
    * Require `Authorization: Bearer <token>` on every route but `/healthz` (D13). This token sees
-   * every cluster; the config's `tokens` (read from the registry's config) see only theirs.
+   * every cluster; the config's `tokens` (read from the fleet's config) see only theirs.
    */
   token?: string;
   /** Allow this origin to read responses from a browser (CORS); off when unset. */
@@ -81,13 +81,13 @@ export function createApp(options: CreateAppOptions): App {
       : (options.log ??
         ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
   const metrics = createMetrics();
-  const authorize = createAuthorizer(options.token, options.registry.config.tokens ?? []);
+  const authorize = createAuthorizer(options.token, options.fleet.config.tokens ?? []);
   // One view of the clusters per scoped token, made once: a token's clusters do not change.
-  const views = new Map<string, Registry>();
-  const registryOf = (access: Access | undefined) => {
-    if (!access?.sees) return options.registry;
+  const views = new Map<string, Fleet>();
+  const fleetOf = (access: Access | undefined) => {
+    if (!access?.sees) return options.fleet;
     let view = views.get(access.token);
-    if (!view) views.set(access.token, (view = narrowRegistry(options.registry, access.sees)));
+    if (!view) views.set(access.token, (view = narrowFleet(options.fleet, access.sees)));
     return view;
   };
   const app = createH3App({
@@ -143,8 +143,7 @@ export function createApp(options: CreateAppOptions): App {
     schema: "Metrics",
     text: metrics.contentType,
     errors: [],
-    run: async (_, context) =>
-      new Text(await metrics.scrape(context.registry), metrics.contentType),
+    run: async (_, context) => new Text(await metrics.scrape(context.fleet), metrics.contentType),
   };
   const routes = [HEALTH, openapi, metricsRoute, ...API_ROUTES];
   const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
@@ -165,7 +164,7 @@ export function createApp(options: CreateAppOptions): App {
       }
       // The log names the token (never its value); a scoped token sees only its clusters, on every route.
       if (access) event.context.token = access.token;
-      const registry = registryOf(access);
+      const fleet = fleetOf(access);
       const match = matchRoute(routes, target);
       if (!match)
         throw new DocklensError(
@@ -189,8 +188,8 @@ export function createApp(options: CreateAppOptions): App {
       if (route.query && !route.otherQueryIgnored)
         checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
       const signal = requestSignal(event);
-      const showSecrets = options.showSecrets ?? options.registry.config.showSecrets;
-      const result = await route.run(params, { registry, signal, showSecrets, query, lists });
+      const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
+      const result = await route.run(params, { fleet, signal, showSecrets, query, lists });
       if (result instanceof Text) return send(event, result.body, result.contentType);
       return result instanceof Streamed
         ? sendNdjson(event, result.items, signal, options.signal)

@@ -9,7 +9,7 @@ import { inspectCluster } from "../core/clusters.ts";
 import { listAllContainers } from "../core/containers.ts";
 import { countEngineStreams } from "../core/engine-stream.ts";
 import { Coalescer } from "../core/flow.ts";
-import type { Registry } from "../core/registry.ts";
+import type { Fleet } from "../core/fleet.ts";
 
 /** What `serve` counts of its own requests, by route template (never the raw path: label values stay few). */
 export interface RequestMetrics {
@@ -18,8 +18,8 @@ export interface RequestMetrics {
 
 /** The metrics of one app: serve's own, kept as requests come, and the engines', read at each scrape. */
 export interface Metrics extends RequestMetrics {
-  /** The Prometheus text exposition of every metric, for the clusters `registry` holds. */
-  scrape(registry: Registry): Promise<string>;
+  /** The Prometheus text exposition of every metric, for the clusters `fleet` holds. */
+  scrape(fleet: Fleet): Promise<string>;
   contentType: string;
 }
 
@@ -59,19 +59,19 @@ export function createMetrics(): Metrics {
       requests.inc({ route, status: String(status) });
       durations.observe({ route }, seconds);
     },
-    async scrape(registry) {
+    async scrape(fleet) {
       // One scrape's text per set of clusters in flight: a scoped token sees its own.
-      const key = registry.config.clusters.map((cluster) => cluster.id).join(",");
+      const key = fleet.config.clusters.map((cluster) => cluster.id).join(",");
       return shared.run(
         key,
-        async () => (await own.metrics()) + (await engineMetrics(registry).metrics()),
+        async () => (await own.metrics()) + (await engineMetrics(fleet).metrics()),
       );
     },
   };
 }
 
-/** The engines' figures, per cluster, in a registry of their own made for this scrape. */
-function engineMetrics(registry: Registry): { metrics(): Promise<string> } {
+/** The engines' figures, per cluster, in a metrics fleet of their own made for this scrape. */
+function engineMetrics(fleet: Fleet): { metrics(): Promise<string> } {
   const out = new MetricsRegistry();
   const gauge = (name: string, help: string, labelNames: string[] = []) =>
     new Gauge({ name, help, labelNames: ["cluster", ...labelNames], registers: [out] });
@@ -106,15 +106,12 @@ function engineMetrics(registry: Registry): { metrics(): Promise<string> } {
   return {
     async metrics() {
       // Each cluster's info timed by itself: its probe time is its own engine's, not the slowest's.
-      const probes = registry.config.clusters.map(async (config) => {
+      const probes = fleet.config.clusters.map(async (config) => {
         const started = performance.now();
-        const detail = await inspectCluster(String(config.id), { registry });
+        const detail = await inspectCluster(String(config.id), { fleet });
         return { config, detail, seconds: (performance.now() - started) / 1000 };
       });
-      const [answers, all] = await Promise.all([
-        Promise.all(probes),
-        listAllContainers({ registry }),
-      ]);
+      const [answers, all] = await Promise.all([Promise.all(probes), listAllContainers({ fleet })]);
       const live = new Set<string>();
       for (const { config, detail, seconds } of answers) {
         const cluster = config.name;
@@ -125,7 +122,7 @@ function engineMetrics(registry: Registry): { metrics(): Promise<string> } {
           Images?: number;
           Volumes?: number;
         };
-        const slot = registry.slot(config);
+        const slot = fleet.slot(config);
         up.set({ cluster }, detail.error ? 0 : 1);
         calls.inc({ cluster }, slot.calls);
         for (const [code, count] of slot.failures) failures.inc({ cluster, code }, count);

@@ -19,7 +19,7 @@ import {
   UNIX_TIME,
   type QueryInput,
 } from "../core/query.ts";
-import type { CoreOptions } from "../core/registry.ts";
+import type { CoreOptions } from "../core/fleet.ts";
 import { listDetailRoutes } from "../core/routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
 import { inspectVolume, listVolumes } from "../core/volumes.ts";

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamEvents } from "../../src/core/events.ts";
-import { loadRegistry, type Registry } from "../../src/core/registry.ts";
+import { loadFleet, type Fleet } from "../../src/core/fleet.ts";
 import { docker, engines } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
@@ -11,7 +11,7 @@ import { startServer, type TestServer } from "./server-helpers.ts";
 /** One event stream of all engines: tagged with its cluster, surviving a cut link, bounded per client. */
 let server: TestServer;
 let proxy: LinkProxy;
-let registry: Registry;
+let fleet: Fleet;
 
 beforeAll(async () => {
   proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
@@ -26,8 +26,8 @@ beforeAll(async () => {
       ],
     }),
   );
-  registry = await loadRegistry({ configPath: config });
-  server = await startServer({ log: false, registry });
+  fleet = await loadFleet({ configPath: config });
+  server = await startServer({ log: false, fleet });
 });
 afterAll(async () => {
   await server.close();
@@ -146,7 +146,7 @@ describe("GET /events and docklens events", () => {
   it("closes a consumer that falls too far behind with a line saying why, holding no more than its bound", async () => {
     const controller = new AbortController();
     const events = await streamEvents({
-      registry,
+      fleet,
       signal: controller.signal,
       clusters: ["alpha"],
       filters: { type: ["container"] },

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadFleet } from "../../src/core/fleet.ts";
 import { certificates } from "../support/certificates.ts";
 import { BIN, cli, engines } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
@@ -35,7 +35,7 @@ beforeAll(async () => {
   );
   process.env.DOCKLENS_TEST_OPS_TOKEN = "ops-secret";
   server = await startServer({
-    registry: await loadRegistry({ configPath: config }),
+    fleet: await loadFleet({ configPath: config }),
     token: "root-secret",
   });
 });

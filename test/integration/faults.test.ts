@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRegistry } from "../../src/core/registry.ts";
+import { createFleet } from "../../src/core/fleet.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
 import { engines } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
@@ -23,7 +23,7 @@ async function serverBehind(
     },
     null,
   );
-  return startServer({ registry: createRegistry(config), log: false });
+  return startServer({ fleet: createFleet(config), log: false });
 }
 
 const containerLists = (proxy: LinkProxy) =>
@@ -117,7 +117,7 @@ describe("engines that misbehave", () => {
       { clusters: [{ name: "stuck", host: "127.0.0.1", port, timeoutMs: 300, maxConcurrency: 2 }] },
       null,
     );
-    const server = await startServer({ registry: createRegistry(config), log: false });
+    const server = await startServer({ fleet: createFleet(config), log: false });
     try {
       const inspects = await Promise.all(
         ["a:1", "b:1", "c:1"].map((image) => raw(server.port, `/detail/stuck/image/${image}`)),
@@ -141,7 +141,7 @@ describe("engines that misbehave", () => {
       { clusters: [{ name: "tls", host: `https://127.0.0.1:${proxy.port}` }] },
       null,
     );
-    const server = await startServer({ registry: createRegistry(config), log: false });
+    const server = await startServer({ fleet: createFleet(config), log: false });
     try {
       const answer = await raw(server.port, "/list/tls/containers");
       expect(answer.status).toBe(502);

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadFleet } from "../../src/core/fleet.ts";
 import { freePort } from "../support/ports.ts";
 import { BIN, dockerIds, engines } from "./helpers.ts";
 import { startProxy } from "./proxy.ts";
@@ -152,10 +152,10 @@ describe("metrics", () => {
       config,
       JSON.stringify({ clusters: [{ name: "alpha", host: "127.0.0.1", port: link.port }] }),
     );
-    const registry = await loadRegistry({ configPath: config });
-    const server = await startServer({ log: false, registry });
+    const fleet = await loadFleet({ configPath: config });
+    const server = await startServer({ log: false, fleet });
     try {
-      const slot = registry.slot(registry.config.clusters[0]!);
+      const slot = fleet.slot(fleet.config.clusters[0]!);
       const texts = await Promise.all(
         Array.from({ length: 8 }, () => raw(server.port, "/metrics").then((r) => r.text)),
       );

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadFleet } from "../../src/core/fleet.ts";
 import { engines } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  server = await startServer({ log: false, registry: await loadRegistry({ configPath: config }) });
+  server = await startServer({ log: false, fleet: await loadFleet({ configPath: config }) });
   openapi = (await raw(server.port, "/openapi.json")).json;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   for (const [name, schema] of Object.entries(openapi.components.schemas))

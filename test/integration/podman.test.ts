@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadFleet } from "../../src/core/fleet.ts";
 import { createOpenApiDocument } from "../../src/server/openapi.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";
@@ -131,7 +131,7 @@ describe("a Podman engine", () => {
   it("attaches to live output, and the HTTP routes answer as the CLI", async () => {
     const server = await startServer({
       log: false,
-      registry: await loadRegistry({ configPath: engines.podmanConfigPath }),
+      fleet: await loadFleet({ configPath: engines.podmanConfigPath }),
     });
     try {
       const controller = new AbortController();

@@ -1,6 +1,6 @@
 import { createServer, request, type Server } from "node:http";
 import { toNodeListener } from "h3";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadFleet } from "../../src/core/fleet.ts";
 import {
   createApp,
   formatRequestLog,
@@ -18,11 +18,11 @@ export interface TestServer {
 
 /** The app on an ephemeral loopback port, over the test config. */
 export async function startServer(options: Partial<CreateAppOptions> = {}): Promise<TestServer> {
-  const registry = options.registry ?? (await loadRegistry({ configPath: engines.configPath }));
+  const fleet = options.fleet ?? (await loadFleet({ configPath: engines.configPath }));
   const logs: string[] = [];
   const server: Server = createServer(
     toNodeListener(
-      createApp({ log: (entry) => logs.push(formatRequestLog(entry)), ...options, registry }),
+      createApp({ log: (entry) => logs.push(formatRequestLog(entry)), ...options, fleet }),
     ),
   ).on("connect", refuseConnect);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -34,7 +34,7 @@ export async function startServer(options: Partial<CreateAppOptions> = {}): Prom
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      registry.close();
+      fleet.close();
     },
   };
 }

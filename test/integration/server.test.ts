@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRegistry } from "../../src/core/registry.ts";
+import { createFleet } from "../../src/core/fleet.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import { cliJson, dockerIds, engines } from "./helpers.ts";
@@ -181,7 +181,7 @@ describe("errors (D10)", () => {
     await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
     const port = (broken.address() as { port: number }).port;
     const app = await startServer({
-      registry: createRegistry(
+      fleet: createFleet(
         normalizeConfig({ clusters: [{ name: "broken", host: "127.0.0.1", port }] }, null),
       ),
     });

@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countEngineStreams } from "../../src/core/engine-stream.ts";
 import { readContainerLogs } from "../../src/core/logs.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadFleet } from "../../src/core/fleet.ts";
 import { cli, docker, engines } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
@@ -94,11 +94,11 @@ describe("logs (D8)", () => {
   });
 
   it("refuses an unfollowed read over its byte bound, saying how to ask for less", async () => {
-    const registry = await loadRegistry({ configPath: engines.configPath });
+    const fleet = await loadFleet({ configPath: engines.configPath });
     try {
       const web = { cluster: "alpha", name: "web" };
       await expect(
-        readContainerLogs(web, { registry, query: { tail: "all" }, maxBytes: 64 }),
+        readContainerLogs(web, { fleet, query: { tail: "all" }, maxBytes: 64 }),
       ).rejects.toMatchObject({
         code: "INVALID_QUERY",
         message:
@@ -106,13 +106,13 @@ describe("logs (D8)", () => {
       });
       // Two short lines are some 30 bytes from the engine but about 100 of JSON: the body counts too.
       await expect(
-        readContainerLogs(web, { registry, query: { tail: 2 }, maxBytes: 80 }),
+        readContainerLogs(web, { fleet, query: { tail: 2 }, maxBytes: 80 }),
       ).rejects.toMatchObject({ code: "INVALID_QUERY" });
       expect(
-        (await readContainerLogs(web, { registry, query: { tail: 1 }, maxBytes: 80 })).lines,
+        (await readContainerLogs(web, { fleet, query: { tail: 1 }, maxBytes: 80 })).lines,
       ).toHaveLength(1);
     } finally {
-      registry.close();
+      fleet.close();
     }
     expect(await noEngineStreamsLeft()).toBe(0);
   });

@@ -1,13 +1,11 @@
+// The clusters docklens knows and their engine connections: what every core call is given.
 import type Dockerode from "dockerode";
 import type { ClusterConfig, DocklensConfig } from "./cluster-config.ts";
 import { loadConfig, type LoadConfigOptions } from "./config.ts";
-import { createEngineClient, type EngineClient } from "./engine.ts";
+import { createEngineClient, type EngineClient, type EnginePurpose } from "./engine-client.ts";
 import { DocklensError, type ErrorCode } from "./errors.ts";
 import { Coalescer, Limiter } from "./flow.ts";
 import { checkName } from "./names.ts";
-
-/** Which connections an engine client uses: calls share a small keep-alive pool; streams have their own. */
-export type EnginePurpose = "call" | "stream";
 
 /** Per cluster: the bound on calls in flight, the sharing of identical reads, and what the calls came to. */
 export interface EngineSlot {
@@ -19,14 +17,17 @@ export interface EngineSlot {
   failures: Map<ErrorCode, number>;
 }
 
-/** The configured clusters and their engine clients, created on first use and reused. */
-export interface Registry {
+/**
+ * The fleet: the configured clusters and their engine connections, each client created on first
+ * use and reused. Every core operation is given one.
+ */
+export interface Fleet {
   readonly config: DocklensConfig;
   /** The engine client of a cluster (dockerode is loaded on the first call). */
   engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
   /** The call limiter and read coalescer of a cluster. */
   slot(cluster: ClusterConfig): EngineSlot;
-  /** Close every idle engine connection; the registry may still be used afterwards. */
+  /** Close every idle engine connection; the fleet may still be used afterwards. */
   close(): void;
 }
 
@@ -40,13 +41,13 @@ export interface ItemRef {
 
 /** Options every core operation takes. */
 export interface CoreOptions {
-  registry: Registry;
+  fleet: Fleet;
   /** Cancels the engine calls of the operation (a client that left, say). */
   signal?: AbortSignal;
 }
 
-/** Build a registry over a loaded configuration. */
-export function createRegistry(config: DocklensConfig): Registry {
+/** Build a fleet over a loaded configuration. */
+export function createFleet(config: DocklensConfig): Fleet {
   const clients = new Map<string, Promise<EngineClient>>();
   const slots = new Map<number, EngineSlot>();
   return {
@@ -86,9 +87,9 @@ export function createRegistry(config: DocklensConfig): Registry {
   };
 }
 
-/** Load the configuration (see {@link loadConfig}) and build a registry over it. */
-export async function loadRegistry(options: LoadConfigOptions = {}): Promise<Registry> {
-  return createRegistry(await loadConfig(options));
+/** Load the configuration (see {@link loadConfig}) and build a fleet over it. */
+export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet> {
+  return createFleet(await loadConfig(options));
 }
 
 /**
@@ -96,7 +97,7 @@ export async function loadRegistry(options: LoadConfigOptions = {}): Promise<Reg
  * Throws `INVALID_NAME` for a malformed reference and `CLUSTER_NOT_FOUND` for an unknown one.
  */
 export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig {
-  const { clusters } = options.registry.config;
+  const { clusters } = options.fleet.config;
   const found = /^\d+$/.test(ref)
     ? clusters.find((cluster) => cluster.id === Number(ref))
     : (checkName("cluster", ref), clusters.find((cluster) => cluster.name === ref));
@@ -109,16 +110,13 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
 }
 
 /**
- * A view of `registry` that holds only the clusters `sees` keeps: any other is unknown to the
+ * A view of `fleet` that holds only the clusters `sees` keeps: any other is unknown to the
  * operations given it, exactly as a cluster that does not exist. Engine clients, bounds and
- * shared reads stay the registry's own.
+ * shared reads stay the fleet's own.
  */
-export function narrowRegistry(
-  registry: Registry,
-  sees: (cluster: ClusterConfig) => boolean,
-): Registry {
+export function narrowFleet(fleet: Fleet, sees: (cluster: ClusterConfig) => boolean): Fleet {
   return {
-    ...registry,
-    config: { ...registry.config, clusters: registry.config.clusters.filter(sees) },
+    ...fleet,
+    config: { ...fleet.config, clusters: fleet.config.clusters.filter(sees) },
   };
 }
