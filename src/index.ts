@@ -19,7 +19,7 @@ export { listContainers, inspectContainer, findContainer, redactEnv } from "./co
 export type {
   ContainerItem,
   ContainerTarget,
-  InspectContainerInput,
+  ContainerRef,
   InspectContainerOptions,
   InspectContainerResult,
   ListContainersResult,
@@ -31,7 +31,7 @@ export {
   MAX_LOG_BYTES,
 } from "./core/logs.ts";
 export type { LogsOptions, LogsQuery, ReadLogsResult } from "./core/logs.ts";
-export type { OutputLine } from "./core/output.ts";
+export type { OutputLine } from "./core/container-output.ts";
 export { readContainerStats, streamContainerStats, summarizeStats } from "./core/stats.ts";
 export type { EngineStats, StatsSample, StatsSummary } from "./core/stats.ts";
 export { listProcesses } from "./core/processes.ts";
@@ -47,7 +47,7 @@ export { listNetworks, inspectNetwork } from "./core/networks.ts";
 export type { ListNetworksResult } from "./core/networks.ts";
 export { createFleet, loadFleet, resolveCluster } from "./core/fleet.ts";
 export type { CoreOptions, ItemRef, Fleet } from "./core/fleet.ts";
-export { listDetailRoutes, DETAIL_ROUTES } from "./core/routes.ts";
-export type { ListDetailRoutesResult, RouteInfo } from "./core/routes.ts";
+export { listDetailRoutes, DETAIL_ROUTES } from "./core/detail-routes.ts";
+export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";
 export { listVolumes, inspectVolume } from "./core/volumes.ts";
 export type { ListVolumesResult, VolumeItem } from "./core/volumes.ts";

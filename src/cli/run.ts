@@ -15,7 +15,7 @@ import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses } from "../core/processes.ts";
 import { loadFleet, type CoreOptions } from "../core/fleet.ts";
-import { listDetailRoutes } from "../core/routes.ts";
+import { listDetailRoutes } from "../core/detail-routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
 import { inspectVolume, listVolumes } from "../core/volumes.ts";
 

@@ -1,6 +1,6 @@
-import { findContainer, type InspectContainerInput } from "./containers.ts";
+import { findContainer, type ContainerRef } from "./containers.ts";
 import { openEngineStream } from "./engine-stream.ts";
-import { decodeOutput } from "./output.ts";
+import { decodeOutput } from "./container-output.ts";
 import type { CoreOptions } from "./fleet.ts";
 
 /** A line of live output (D8). */
@@ -16,7 +16,7 @@ export interface AttachLine {
  * `CONTAINER_NOT_RUNNING` (the engine itself would wait for a stopped one to start).
  */
 export async function attachContainer(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: CoreOptions,
 ): Promise<AsyncGenerator<AttachLine>> {
   const target = await findContainer(input, { ...options, running: true, unpaused: true });

@@ -101,7 +101,7 @@ export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
 }
 
 /** A container: its name (with or without its leading `/`), full id, or unique id prefix (D6). */
-export type InspectContainerInput = ItemRef;
+export type ContainerRef = ItemRef;
 
 /** Options of {@link inspectContainer}. */
 export interface InspectContainerOptions extends CoreOptions {
@@ -117,7 +117,7 @@ export type InspectContainerResult = Dockerode.ContainerInspectInfo;
  * by `<redacted>` unless secrets are shown (D15). Throws `CONTAINER_NOT_FOUND` for an unknown one.
  */
 export async function inspectContainer(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: InspectContainerOptions,
 ): Promise<InspectContainerResult> {
   const { detail } = await inspectRaw(input, options);
@@ -148,7 +148,7 @@ export interface ContainerTarget {
  * `running: true` when it is stopped (or, with `unpaused: true` too, paused).
  */
 export async function findContainer(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: CoreOptions & { running?: boolean; unpaused?: boolean },
 ): Promise<ContainerTarget> {
   const { cluster, statuses, detail } = await inspectRaw(input, options);
@@ -172,7 +172,7 @@ export async function findContainer(
   };
 }
 
-async function inspectRaw(input: InspectContainerInput, options: CoreOptions) {
+async function inspectRaw(input: ContainerRef, options: CoreOptions) {
   const cluster = resolveCluster(input.cluster, options);
   const name = checkName("container", input.name);
   const statuses = containerStatuses(input.name, cluster);

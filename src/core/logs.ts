@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import type Dockerode from "dockerode";
-import { findContainer, type ContainerTarget, type InspectContainerInput } from "./containers.ts";
+import { findContainer, type ContainerTarget, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
-import { decodeOutput, type OutputLine } from "./output.ts";
+import { decodeOutput, type OutputLine } from "./container-output.ts";
 import {
   checkQueryNames,
   invalidQuery,
@@ -79,7 +79,7 @@ export function parseLogsQuery(query: QueryInput, now: number = Date.now()): Log
  * More than `maxBytes` of output is `INVALID_QUERY`, whose message says how to ask for less.
  */
 export async function readContainerLogs(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: LogsOptions,
 ): Promise<ReadLogsResult> {
   const target = await findContainer(input, options);
@@ -115,7 +115,7 @@ export async function readContainerLogs(
  * the lines to the end or abort `options.signal`: either closes the engine stream.
  */
 export async function followContainerLogs(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: LogsOptions,
 ): Promise<AsyncGenerator<OutputLine>> {
   const target = await findContainer(input, options);

@@ -1,4 +1,4 @@
-import { findContainer, type InspectContainerInput } from "./containers.ts";
+import { findContainer, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { invalidQuery } from "./query.ts";
 import type { CoreOptions } from "./fleet.ts";
@@ -20,7 +20,7 @@ export const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
 
 /** The processes of a running container (D8); a stopped one is `CONTAINER_NOT_RUNNING`. */
 export async function listProcesses(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: ListProcessesOptions,
 ): Promise<ListProcessesResult> {
   const psArgs = options.psArgs ?? "-ef";

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { findContainer, type InspectContainerInput } from "./containers.ts";
+import { findContainer, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { openEngineStream } from "./engine-stream.ts";
 import { DocklensError } from "./errors.ts";
@@ -90,7 +90,7 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
  * container that is not running has a sample of zeros, as Docker gives it (Podman answers nothing).
  */
 export async function readContainerStats(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: CoreOptions,
 ): Promise<StatsSample> {
   const target = await findContainer(input, options);
@@ -138,7 +138,7 @@ function withIdentity(raw: EngineStats, target: { id: string; name: string }): E
 
 /** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
 export async function streamContainerStats(
-  input: InspectContainerInput,
+  input: ContainerRef,
   options: CoreOptions,
 ): Promise<AsyncGenerator<StatsSample>> {
   const target = await findContainer(input, options);

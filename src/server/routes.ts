@@ -20,7 +20,7 @@ import {
   type QueryInput,
 } from "../core/query.ts";
 import type { CoreOptions } from "../core/fleet.ts";
-import { listDetailRoutes } from "../core/routes.ts";
+import { listDetailRoutes } from "../core/detail-routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
 import { inspectVolume, listVolumes } from "../core/volumes.ts";
 

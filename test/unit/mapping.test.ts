@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { redactEnv, toContainerItem } from "../../src/core/containers.ts";
 import { checkName } from "../../src/core/names.ts";
 import { splitColumns } from "../../src/core/processes.ts";
-import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/routes.ts";
+import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/detail-routes.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import { byName, normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOutputDecoder, type OutputLine } from "../../src/core/output.ts";
+import { createOutputDecoder, type OutputLine } from "../../src/core/container-output.ts";
 
 /** One engine frame: stream type, three zero bytes, the payload size, the payload. */
 const frame = (type: 1 | 2, text: string | Buffer) => {
