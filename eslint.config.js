@@ -43,7 +43,7 @@ export default tseslint.config(
     // (After eslint-config-prettier, which turns max-len off.)
     plugins: { "@stylistic": stylistic },
     rules: {
-      "@stylistic/max-len": ["error", { code: 120, ignoreUrls: true }],
+      "@stylistic/max-len": ["error", { code: 120 }],
       // An async function rejects rather than throws, even with no await: the house style for
       // core calls, whose callers await them.
       "@typescript-eslint/require-await": "off",

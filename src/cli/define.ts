@@ -1,7 +1,16 @@
-import { InvalidArgumentError, type Command } from "commander";
+// The parts commands are made of: shared arguments and options, help examples, and how a
+// command over many clusters reports the ones that failed.
+import { InvalidArgumentError } from "commander";
 import type { ClusterError } from "../core/across-clusters.ts";
 import type { ErrorBody } from "../core/errors.ts";
-import type { CommandOptions, RunHooks } from "./run.ts";
+import type { AnyCommandSpec, CommandOptions, CommandSpec, OptionSpec, RunHooks } from "./spec.ts";
+
+/** An entry of the command table, checked against its own option, result and argument types. */
+export function defineCommand<O extends CommandOptions, R, A extends unknown[] = string[]>(
+  spec: CommandSpec<O, R, A>,
+): AnyCommandSpec {
+  return spec as unknown as AnyCommandSpec;
+}
 
 /** An "Examples:" help section: each command, then what it does, in one aligned column. */
 export function examples(lines: Array<[command: string, what?: string]>): string {
@@ -11,41 +20,39 @@ export function examples(lines: Array<[command: string, what?: string]>): string
   return `\nExamples:\n${lines.map(line).join("\n")}`;
 }
 
-/** Lazily loaded so that `--help` and `--version` load nothing but commander. */
-export const run: typeof import("./run.ts").run = async (...args) =>
-  (await import("./run.ts")).run(...args);
+export const CLUSTER_ARG: [string, string] = ["<cluster>", "cluster name or id"];
+export const CLUSTERS_ARG: [string, string] = [
+  "[cluster...]",
+  "cluster names or ids; every cluster when none",
+];
+export const CONTAINER_ARG: [string, string] = ["<container>", "container name, id or id prefix"];
 
-/** `--config` and `--json`, which every command takes (D14). */
-export function common(command: Command): Command {
-  return command
-    .option(
-      "-c, --config <path>",
-      "config file (default: $DOCKLENS_CONFIG, else a search from here)",
-    )
-    .option("--json", "print the JSON body of the matching HTTP route");
-}
+/** `--config` and `--json`, which every command but serve takes. */
+export const COMMON_OPTIONS: OptionSpec[] = [
+  {
+    flags: "-c, --config <path>",
+    description: "config file (default: $DOCKLENS_CONFIG, else a search from here)",
+  },
+  { flags: "--json", description: "print the JSON body of the matching HTTP route" },
+];
+
+/** The filter keys of each list, for help texts. */
+const FILTER_KEYS = {
+  containers:
+    "name, label, status, health, ancestor, network, volume, publish, expose, exited, id, ...",
+  images: "reference, label, dangling, before, since, until",
+  volumes: "name, label, driver, dangling",
+  networks: "name, label, driver, id, scope, type, dangling",
+  events: "type, event, container, image, label, network, volume, daemon, ...",
+};
 
 /** `-f, --filter key=value`, repeatable, with docker's keys for the list. */
-export function filterOption(command: Command, keys: string): Command {
-  return command.option(
-    "-f, --filter <key=value>",
-    `docker's filters, repeatable (${keys})`,
-    (value: string, all: string[] = []) => [...all, value],
-  );
-}
-
-/** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
-export function watchOption(command: Command): Command {
-  return command.option(
-    "-w, --watch [seconds]",
-    "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json (put it last, or --watch=5)",
-    (value: string) => {
-      const seconds = Number(value);
-      if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400)
-        throw new InvalidArgumentError("expected seconds, from 0.5 to 86400");
-      return seconds;
-    },
-  );
+export function filterOption(kind: keyof typeof FILTER_KEYS): OptionSpec {
+  return {
+    flags: "-f, --filter <key=value>",
+    description: `docker's filters, repeatable (${FILTER_KEYS[kind]})`,
+    parse: (value: string, all: string[] = []) => [...all, value],
+  };
 }
 
 /** Options of the list commands. */
@@ -53,14 +60,18 @@ export interface ListCommandOptions extends CommandOptions {
   filter?: string[];
 }
 
-/** The filter keys of each list, for help texts. */
-export const FILTER_HELP = {
-  containers:
-    "name, label, status, health, ancestor, network, volume, publish, expose, exited, id, ...",
-  images: "reference, label, dangling, before, since, until",
-  volumes: "name, label, driver, dangling",
-  networks: "name, label, driver, id, scope, type, dangling",
-  events: "type, event, container, image, label, network, volume, daemon, ...",
+/** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
+export const WATCH_OPTION: OptionSpec = {
+  flags: "-w, --watch [seconds]",
+  description:
+    "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json " +
+    "(put it last, or --watch=5)",
+  parse: (value: string) => {
+    const seconds = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400)
+      throw new InvalidArgumentError("expected seconds, from 0.5 to 86400");
+    return seconds;
+  },
 };
 
 /**

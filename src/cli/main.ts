@@ -1,17 +1,12 @@
+// The CLI: commander wired to the command table, and the one place that turns errors into a
+// line on stderr and an exit code.
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import type { ListClustersResult, OutputLine, ReadLogsResult } from "../index.ts";
-import { addAcrossCommands } from "./across-commands.ts";
-import {
-  common,
-  examples,
-  FILTER_HELP,
-  filterOption,
-  run,
-  watchOption,
-  type ListCommandOptions,
-} from "./define.ts";
-import type { CommandOptions } from "./run.ts";
+import { ACROSS_COMMANDS } from "./across-commands.ts";
+import { COMMANDS } from "./commands.ts";
+import { SERVE_COMMANDS } from "./serve-commands.ts";
+import { COMMON_OPTIONS, examples } from "./define.ts";
+import type { AnyCommandSpec, CommandOptions } from "./spec.ts";
 
 const EXAMPLES = `${examples([
   ["docklens clusters", "every cluster, its engine version and state"],
@@ -41,37 +36,7 @@ const FLAGS: Record<string, string> = {
   filter: "--filter",
 };
 
-/** A command on one container: `<cluster> <container>`. */
-function containerCommand(program: Command, name: string, description: string): Command {
-  return program
-    .command(name)
-    .description(description)
-    .argument("<cluster>", "cluster name or id")
-    .argument("<container>", "container name, id or id prefix");
-}
-
-interface LogsCommandOptions extends CommandOptions {
-  tail: string;
-  since?: string;
-  until?: string;
-  stream: string;
-  timestamps?: boolean;
-  follow?: boolean;
-}
-
-/** The flags of `docklens logs` as the query of the logs route, checked by the same code. */
-function logsQuery(options: LogsCommandOptions): Record<string, string> {
-  return {
-    tail: options.tail,
-    stream: options.stream,
-    ...(options.since !== undefined ? { since: options.since } : {}),
-    ...(options.until !== undefined ? { until: options.until } : {}),
-    ...(options.timestamps ? { timestamps: "true" } : {}),
-    ...(options.follow ? { follow: "true" } : {}),
-  };
-}
-
-/** The commander program; exported for tests of the usage text. */
+/** The commander program, from the command table; exported for tests of the usage text. */
 export function createProgram(): Command {
   const program = new Command("docklens")
     .description("Inspect many Docker engines at once, read-only.")
@@ -80,402 +45,45 @@ export function createProgram(): Command {
     .showSuggestionAfterError()
     .addHelpText("after", EXAMPLES)
     .hook("preAction", inheritOptions);
-
-  watchOption(
-    common(
-      program.command("clusters").description("list the clusters with their engine information"),
-    ),
-  )
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens clusters"],
-        [
-          "docklens clusters --json | jq -r '.clusters[] | select(.error) | .name'",
-          "clusters whose engine fails",
-        ],
-        ["docklens clusters --watch"],
-      ]),
-    )
-    .action((options: CommandOptions) =>
-      run<ListClustersResult & { unhealthy?: Map<number, number> }>(
-        options,
-        async (lib, o) => {
-          // The table counts unhealthy containers too: one more fan-out, which the JSON body (the
-          // route's) does without.
-          if (options.json) return lib.listClusters(o);
-          const [body, sick] = await Promise.all([
-            lib.listClusters(o),
-            lib.listAllContainers({ ...o, filters: { health: ["unhealthy"] } }),
-          ]);
-          const unhealthy = new Map<number, number>();
-          for (const { cluster } of sick.containers)
-            unhealthy.set(cluster.id, (unhealthy.get(cluster.id) ?? 0) + 1);
-          return { ...body, unhealthy };
-        },
-        (t, r, colors) => t.clustersTable(r.clusters, colors, r.unhealthy),
-      ),
-    );
-
-  watchOption(
-    filterOption(
-      common(
-        program
-          .command("containers")
-          .description("list the containers of a cluster, stopped ones included")
-          .argument("<cluster>", "cluster name or id"),
-      ),
-      FILTER_HELP.containers,
-    ),
-  )
-    .option("--running", "only running containers (the JSON body always holds both lists)")
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens containers local"],
-        ["docklens containers 2 --running", "the cluster with id 2"],
-        ["docklens containers local --filter label=app=web"],
-        ["docklens containers local --json | jq -r '.running[].Names[0]'"],
-      ]),
-    )
-    .action((cluster: string, options: ListCommandOptions & { running?: boolean }) =>
-      run(
-        options,
-        (lib, o) =>
-          lib.listContainers(cluster, {
-            ...o,
-            filters: lib.parseFilters("containers", options.filter ?? []),
-          }),
-        (t, r, colors) => t.containersTable(options.running ? r.running : r.containers, colors),
-      ),
-    );
-
-  filterOption(
-    common(
-      program
-        .command("networks")
-        .description("list the networks of a cluster")
-        .argument("<cluster>", "cluster name or id"),
-    ),
-    FILTER_HELP.networks,
-  )
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens networks local"],
-        ["docklens networks local --filter driver=bridge --json | jq -r '.networks[].Name'"],
-      ]),
-    )
-    .action((cluster: string, options: ListCommandOptions) =>
-      run(
-        options,
-        (lib, o) =>
-          lib.listNetworks(cluster, {
-            ...o,
-            filters: lib.parseFilters("networks", options.filter ?? []),
-          }),
-        (t, r, colors) => t.networksTable(r.networks, colors),
-      ),
-    );
-
-  filterOption(
-    common(
-      program
-        .command("volumes")
-        .description("list the volumes of a cluster")
-        .argument("<cluster>", "cluster name or id"),
-    ),
-    FILTER_HELP.volumes,
-  )
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens volumes local"],
-        ["docklens volumes local --filter dangling=true --json | jq -r '.Volumes[].Name'"],
-      ]),
-    )
-    .action((cluster: string, options: ListCommandOptions) =>
-      run(
-        options,
-        (lib, o) =>
-          lib.listVolumes(cluster, {
-            ...o,
-            filters: lib.parseFilters("volumes", options.filter ?? []),
-          }),
-        (t, r, colors) => t.volumesTable(r.Volumes, colors),
-      ),
-    );
-
-  addAcrossCommands(program);
-
-  common(
-    program
-      .command("config")
-      .description("show the config file used (or why none) and where each cluster came from"),
-  )
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens config"],
-        ["docklens config --json | jq '.clusters[] | {name, source, context}'"],
-      ]),
-    )
-    .action((options: CommandOptions) =>
-      run(
-        options,
-        (lib, o) => lib.describeConfig(o),
-        (v, r, colors) => v.configView(r, colors),
-      ),
-    );
-
-  const detail = common(
-    program.command("detail").description("inspect one item; alone, list the detail routes"),
-  )
-    .allowExcessArguments()
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens detail", "the detail routes"],
-        ["docklens detail cluster local"],
-        ["docklens detail container local web --json"],
-        ["docklens detail image local local/busybox:1"],
-      ]),
-    )
-    .action(async (options: CommandOptions, command: Command) => {
-      // With subcommands and an action of its own, commander takes a misspelt subcommand for an argument.
-      if (command.args.length) return unknownSubcommand(command);
-      return run(
-        options,
-        (lib) => lib.listDetailRoutes(),
-        (t, r, colors) => t.routesTable(r, colors),
-      );
-    });
-  common(
-    detail
-      .command("cluster")
-      .description("a cluster and its engine information")
-      .argument("<cluster>", "cluster name or id"),
-  ).action((cluster: string, options: CommandOptions) =>
-    // The body is printed either way; an engine that failed still makes the command fail, as elsewhere.
-    run(
-      options,
-      (lib, o) => lib.inspectCluster(cluster, o),
-      (t, r, colors) => t.clusterDetail(r, colors),
-      { failure: (r) => r.error },
-    ),
-  );
-  common(
-    detail
-      .command("container")
-      .description("what the engine knows of one container")
-      .argument("<cluster>", "cluster name or id")
-      .argument("<name>", "container name, id or id prefix"),
-  )
-    .option("--show-secrets", "show environment values that look like secrets")
-    .action((cluster: string, name: string, options: CommandOptions & { showSecrets?: boolean }) =>
-      run(
-        options,
-        (lib, o) =>
-          lib.inspectContainer(
-            { cluster, name },
-            { ...o, ...(options.showSecrets ? { showSecrets: true } : {}) },
-          ),
-        (v, r, colors) => v.containerDetail(r, colors),
-      ),
-    );
-  common(
-    detail
-      .command("image")
-      .description("what the engine knows of one image")
-      .argument("<cluster>", "cluster name or id")
-      .argument("<image>", "reference (local/app:1) or id"),
-  ).action((cluster: string, name: string, options: CommandOptions) =>
-    run(
-      options,
-      (lib, o) => lib.inspectImage({ cluster, name }, o),
-      (v, r, colors) => v.imageDetail(r, colors),
-    ),
-  );
-  common(
-    detail
-      .command("volume")
-      .description("what the engine knows of one volume")
-      .argument("<cluster>", "cluster name or id")
-      .argument("<volume>", "volume name"),
-  ).action((cluster: string, name: string, options: CommandOptions) =>
-    run(
-      options,
-      (lib, o) => lib.inspectVolume({ cluster, name }, o),
-      (v, r, colors) => v.volumeDetail(r, colors),
-    ),
-  );
-  common(
-    detail
-      .command("network")
-      .description("what the engine knows of one network")
-      .argument("<cluster>", "cluster name or id")
-      .argument("<network>", "network name or id"),
-  ).action((cluster: string, name: string, options: CommandOptions) =>
-    run(
-      options,
-      (lib, o) => lib.inspectNetwork({ cluster, name }, o),
-      (v, r, colors) => v.networkDetail(r, colors),
-    ),
-  );
-
-  common(containerCommand(program, "logs", "print the logs of a container, like docker logs"))
-    .option("-n, --tail <lines>", 'last lines to show, or "all"', "100")
-    .option("--since <time>", "from this time: Unix seconds, RFC 3339, or a duration like 10m")
-    .option("--until <time>", "up to this time, same forms")
-    .option("--stream <stream>", "stdout, stderr or both", "both")
-    .option("-t, --timestamps", "show each line's time")
-    .option("-f, --follow", "keep printing new lines until Ctrl-C or the container stops")
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens logs local web -n 20"],
-        ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
-        ["docklens logs local web -f --stream stderr"],
-      ]),
-    )
-    .action((cluster: string, name: string, options: LogsCommandOptions) =>
-      run<ReadLogsResult | OutputLine>(
-        options,
-        (lib, o) => {
-          const query = lib.parseLogsQuery(logsQuery(options));
-          return query.follow
-            ? lib.followContainerLogs({ cluster, name }, { ...o, query })
-            : lib.readContainerLogs({ cluster, name }, { ...o, query });
-        },
-        (v, r, colors) =>
-          "lines" in r
-            ? r.lines.map((line) => v.outputLine(line, colors)).join("\n")
-            : v.outputLine(r, colors),
-      ),
-    );
-
-  let drawn = 0;
-  common(containerCommand(program, "stats", "show a container's resource use, like docker stats"))
-    .option("--stream", "refresh with every engine sample until Ctrl-C")
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens stats local web"],
-        ["docklens stats local web --json | jq .summary.memoryPercent"],
-      ]),
-    )
-    .action((cluster: string, name: string, options: CommandOptions & { stream?: boolean }) =>
-      run(
-        options,
-        (lib, o) =>
-          options.stream
-            ? lib.streamContainerStats({ cluster, name }, o)
-            : lib.readContainerStats({ cluster, name }, o),
-        (v, r, colors) => {
-          const table = v.statsTable(r, colors);
-          // On a terminal each sample redraws the last one in place, as docker stats does.
-          const redraw =
-            options.stream && process.stdout.isTTY && drawn ? `\u001b[${drawn}A\u001b[J` : "";
-          drawn = table.split("\n").length;
-          return redraw + table;
-        },
-      ),
-    );
-
-  common(
-    containerCommand(program, "top", "list the processes of a running container, like docker top"),
-  )
-    .option("--ps-args <args>", "arguments of ps on the engine's host", "-ef")
-    .addHelpText(
-      "after",
-      examples([["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']]),
-    )
-    .action((cluster: string, name: string, options: CommandOptions & { psArgs: string }) =>
-      run(
-        options,
-        (lib, o) => lib.listProcesses({ cluster, name }, { ...o, psArgs: options.psArgs }),
-        (v, r, colors) => v.processesTable(r, colors),
-      ),
-    );
-
-  common(
-    containerCommand(
-      program,
-      "attach",
-      "print a running container's live output until Ctrl-C (read-only)",
-    ),
-  )
-    .addHelpText(
-      "after",
-      examples([["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]]),
-    )
-    .action((cluster: string, name: string, options: CommandOptions) =>
-      run(
-        options,
-        (lib, o) => lib.attachContainer({ cluster, name }, o),
-        (v, r, colors) => v.outputLine(r, colors),
-      ),
-    );
-
-  program
-    .command("serve")
-    .description("serve the HTTP JSON interface (GET and HEAD only)")
-    .option(
-      "-c, --config <path>",
-      "config file (default: $DOCKLENS_CONFIG, else a search from here)",
-    )
-    .option("--json", "print the address and the request log as JSON lines")
-    .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("-p, --port <port>", "port to listen on (0: any free port)", "8080")
-    .option("--token <token>", "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)")
-    .option("--cors <origin>", "let a browser page from this origin read responses")
-    .option("--show-secrets", "show environment values that look like secrets in container detail")
-    .option("--tls-cert <pem>", "serve HTTPS with this certificate (and --tls-key)")
-    .option("--tls-key <pem>", "the certificate's private key")
-    .option("-q, --quiet", "no log line per request")
-    .addHelpText(
-      "after",
-      examples([
-        ["docklens serve", "on http://127.0.0.1:8080"],
-        ['docklens serve --host 0.0.0.0 --token "$(openssl rand -hex 32)"'],
-        ["curl -s localhost:8080/list/cluster | jq ."],
-      ]),
-    )
-    .action(async (options: import("./serve.ts").ServeOptions) =>
-      (await import("./serve.ts")).serve(options),
-    );
-
-  program
-    .command("token")
-    .description("tokens of docklens serve")
-    .command("hash")
-    .description(
-      "print the SHA-256 of a token read on stdin, for a scoped token's sha256 in the config",
-    )
-    .addHelpText(
-      "after",
-      examples([
-        ['printf %s "$TOKEN" | docklens token hash'],
-        ["openssl rand -hex 32 | tee ops.token | docklens token hash", "a new token, and its hash"],
-      ]),
-    )
-    .action(async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      // One line's end is the shell's, not the token's.
-      const token = Buffer.concat(chunks)
-        .toString("utf8")
-        .replace(/\r?\n$/, "");
-      if (!token || /\s/.test(token))
-        program.error(
-          'error: expected one token on stdin, with no spaces (printf %s "$TOKEN" | docklens token hash)',
-          { exitCode: 2 },
-        );
-      const { digest } = await import("../server/auth.ts");
-      process.stdout.write(`${digest(token).toString("hex")}\n`);
-    });
-
+  const [clusters, ...rest] = COMMANDS;
+  // `clusters` first, the commands across clusters after `volumes`, as the help lists them.
+  const order = [
+    clusters!,
+    ...rest.slice(0, 3),
+    ...ACROSS_COMMANDS,
+    ...rest.slice(3),
+    ...SERVE_COMMANDS,
+  ];
+  for (const spec of order) addCommand(program, spec);
   return program;
+}
+
+/** One entry of the table as a commander command, under its parent (`detail`, `token`). */
+function addCommand(program: Command, spec: AnyCommandSpec): void {
+  const parent = spec.name
+    .slice(0, -1)
+    .reduce((command, word) => command.commands.find((sub) => sub.name() === word)!, program);
+  const command = parent.command(spec.name.at(-1)!).description(spec.description);
+  // With subcommands and an action of its own, commander takes a misspelt subcommand for an
+  // argument: `detail containr` is caught in the action instead.
+  if (parent !== program) parent.allowExcessArguments();
+  for (const [name, description] of spec.args ?? []) command.argument(name, description);
+  for (const option of [...(spec.bare ? [] : COMMON_OPTIONS), ...(spec.options ?? [])]) {
+    if (option.parse) command.option(option.flags, option.description, option.parse);
+    else command.option(option.flags, option.description, option.default);
+  }
+  if (spec.examples.length) command.addHelpText("after", examples(spec.examples));
+  if (!spec.call && !spec.action) return;
+  command.action(async (...params: unknown[]) => {
+    const args = params.slice(0, -2);
+    const options = command.opts<CommandOptions>();
+    if (command.commands.length && command.args.length > args.length)
+      return unknownSubcommand(command);
+    const problem = spec.check?.(args, options);
+    if (problem) command.error(`error: ${problem}`, { exitCode: 2 });
+    if (spec.action) return spec.action(args, options, command);
+    return (await import("./run.ts")).run(spec, args, options);
+  });
 }
 
 /**

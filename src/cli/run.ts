@@ -1,74 +1,12 @@
+// Running one command: load the config, make the core call, print the result for people or as
+// the route's JSON body, as a stream or again and again with --watch.
 import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ChalkInstance } from "chalk";
-import { attachContainer } from "../core/attach.ts";
-import { describeConfig, inspectCluster, listClusters } from "../core/clusters.ts";
-import { inspectContainer, listAllContainers, listContainers } from "../core/containers.ts";
-import { listDrift } from "../core/drift.ts";
-import { DocklensError, type ErrorBody } from "../core/errors.ts";
-import { streamEvents } from "../core/events.ts";
-import { parseFilters } from "../core/filters.ts";
-import { parseTime } from "../core/query.ts";
-import { inspectImage, listAllImages, listImages } from "../core/images.ts";
+import { DocklensError } from "../core/errors.ts";
+import { loadFleet } from "../core/fleet.ts";
 import { toJsonText } from "../core/json.ts";
-import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/logs.ts";
-import { inspectNetwork, listNetworks } from "../core/networks.ts";
-import { listProcesses } from "../core/processes.ts";
-import { loadFleet, type CoreOptions } from "../core/fleet.ts";
-import { listDetailRoutes } from "../core/detail-routes.ts";
-import { readContainerStats, streamContainerStats } from "../core/stats.ts";
-import { inspectVolume, listVolumes } from "../core/volumes.ts";
-
-/** The core operations the commands call; not the library entry, which also loads the config schema. */
-const core = {
-  attachContainer,
-  describeConfig,
-  followContainerLogs,
-  inspectCluster,
-  inspectContainer,
-  inspectImage,
-  inspectNetwork,
-  inspectVolume,
-  listAllContainers,
-  listAllImages,
-  listClusters,
-  listContainers,
-  listDrift,
-  listImages,
-  listDetailRoutes,
-  listNetworks,
-  listProcesses,
-  listVolumes,
-  parseFilters,
-  parseLogsQuery,
-  parseTime,
-  streamEvents,
-  readContainerLogs,
-  readContainerStats,
-  streamContainerStats,
-};
-
-/** Options every command takes (D14). */
-export interface CommandOptions {
-  config?: string;
-  json?: boolean;
-  /** Seconds between redraws (`--watch`), `true` for the default. */
-  watch?: number | true;
-}
-
-type Core = typeof core;
-/** What renders results for people; loaded only without `--json`. */
-export type Views = typeof import("./tables.ts") &
-  typeof import("./views.ts") &
-  typeof import("./across-tables.ts");
-
-/** What a command may add to printing its result. */
-export interface RunHooks<T> {
-  /** An error the result carries (an engine that failed inside a body still printed): it fails the command. */
-  failure?: (result: T, coreOptions: CoreOptions) => ErrorBody | undefined;
-  /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
-  warnings?: (result: T) => string[];
-}
+import { core } from "./operations.ts";
+import type { AnyCommandSpec, CommandOptions, Render } from "./spec.ts";
 
 /**
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
@@ -79,12 +17,14 @@ export interface RunHooks<T> {
  * Ctrl-C. Errors propagate to `main`, which owns messages and exit codes. A view that renders
  * nothing prints nothing.
  */
-export async function run<T>(
+export async function run(
+  spec: AnyCommandSpec,
+  args: unknown[],
   options: CommandOptions,
-  query: (lib: Core, coreOptions: CoreOptions) => Promise<T | AsyncGenerator<T>> | T,
-  render: (views: Views, result: T, colors: ChalkInstance) => string,
-  hooks: RunHooks<T> = {},
 ): Promise<void> {
+  type T = unknown;
+  const query = spec.call!;
+  const hooks = spec.hooks?.(args, options) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
   printWarnings(fleet.config.warnings);
   const controller = new AbortController();
@@ -93,32 +33,26 @@ export async function run<T>(
   const coreOptions = { fleet, signal: controller.signal };
   try {
     // Tables and their dependencies load only for people, not for `--json` pipelines.
-    const views = options.json
-      ? undefined
-      : ({
-          ...(await import("./tables.ts")),
-          ...(await import("./views.ts")),
-          ...(await import("./across-tables.ts")),
-        } as Views);
-    const colors = views?.createColors();
+    const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
+    const view = render && spec.view!(render, options);
+    const colors = render?.createColors();
     const text = (item: T, whole: boolean) =>
-      views
-        ? render(views, item, colors!)
+      view
+        ? view(item, colors!)
         : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
     const warn = (item: T) =>
-      views &&
-      hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
+      view && hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);
       return await watch(options.watch, controller.signal, async () => {
-        const result = (await query(core, coreOptions)) as T;
+        const result = await query(core, args, options, coreOptions);
         // On a terminal each answer replaces the last, as `watch` does; in a pipe they follow one another.
-        const clear = views && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "";
+        const clear = view && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "";
         process.stdout.write(`${clear}${text(result, true)}\n`);
         warn(result);
       });
     }
-    const result = await query(core, coreOptions);
+    const result = await query(core, args, options, coreOptions);
     if (!isStream(result)) {
       const output = text(result, true);
       // A whole result that renders nothing (an empty log) prints nothing.

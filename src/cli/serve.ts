@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
-import type { CommandOptions } from "./run.ts";
+import type { CommandOptions } from "./spec.ts";
 
 /** Options of `docklens serve` (D13). */
 export interface ServeOptions extends CommandOptions {
@@ -114,7 +114,9 @@ export async function serve(options: ServeOptions): Promise<void> {
       `cannot listen on ${options.host}:${port}: the port is in use`,
     );
   }
-  const url = `${https ? "https" : "http"}://${listener.address.address.includes(":") ? `[${listener.address.address}]` : listener.address.address}:${listener.address.port}`;
+  const { address } = listener.address;
+  const host = address.includes(":") ? `[${address}]` : address;
+  const url = `${https ? "https" : "http"}://${host}:${listener.address.port}`;
   const clusters = fleet.config.clusters.length;
   const tokens = Boolean(token) || Boolean(fleet.config.tokens?.length);
   process.stdout.write(
@@ -157,4 +159,23 @@ export async function serve(options: ServeOptions): Promise<void> {
   fleet.close();
   clearTimeout(timer);
   process.exit(0);
+}
+
+/**
+ * `docklens token hash`: the SHA-256 of the token on stdin, for a scoped token's `sha256` in the
+ * config. One line's end is the shell's, not the token's.
+ */
+export async function hashToken(): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const token = Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
+  if (!token || /\s/.test(token))
+    throw new DocklensError(
+      "INVALID_QUERY",
+      'expected one token on stdin, with no spaces (printf %s "$TOKEN" | docklens token hash)',
+    );
+  const { digest } = await import("../server/auth.ts");
+  process.stdout.write(`${digest(token).toString("hex")}\n`);
 }

@@ -7,8 +7,8 @@ import {
   shortId,
   timeAgo,
   truncate,
-} from "../../src/cli/format.ts";
-import { formatPorts } from "../../src/cli/tables.ts";
+} from "../../src/cli/render/format.ts";
+import { formatPorts } from "../../src/cli/render/ports.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const before = (seconds: number) => NOW - seconds * 1000;

@@ -1,83 +1,10 @@
-import type { ChalkInstance } from "chalk";
+// `docklens detail`: what the engine knows of one container, image, volume or network.
 import type Dockerode from "dockerode";
-import type {
-  AttachLine,
-  InspectClusterResult,
-  InspectContainerResult,
-  InspectImageResult,
-  OutputLine,
-  VolumeItem,
-} from "../index.ts";
-import type { DescribeConfigResult } from "../core/clusters.ts";
-import {
-  formatBytes,
-  formatHostPort,
-  formatLabels,
-  renderFields,
-  renderTable,
-  shortId,
-  timeAgo,
-} from "./format.ts";
-import { colorState, formatPorts, type PortItem } from "./tables.ts";
-
-/** `docklens detail cluster`: the cluster record and the essentials of its engine. */
-export function clusterDetail(result: InspectClusterResult, colors: ChalkInstance): string {
-  const { cluster, error } = result;
-  const info = result.docker as Record<string, string | number | undefined>;
-  return renderFields(
-    [
-      ["Cluster", `${cluster.fullname} (id ${cluster.id})`],
-      ["Endpoint", `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`],
-      ["TLS", cluster.tls ? "yes" : "no"],
-      [
-        "Source",
-        cluster.context ? `${cluster.source} (docker context ${cluster.context})` : cluster.source,
-      ],
-      // The message goes to stderr, where every failing command says why.
-      ["State", error ? colors.red(error.code) : colors.green("up")],
-      ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
-      [
-        "OS",
-        info.OperatingSystem === undefined
-          ? undefined
-          : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`,
-      ],
-      ["CPUs", info.NCPU === undefined ? undefined : String(info.NCPU)],
-      ["Memory", formatBytes(info.MemTotal as number | undefined)],
-      [
-        "Containers",
-        info.Containers === undefined
-          ? undefined
-          : `${info.Containers} (${info.ContainersRunning} running, ` +
-            `${info.ContainersPaused} paused, ${info.ContainersStopped} stopped)`,
-      ],
-      ["Images", info.Images === undefined ? undefined : String(info.Images)],
-      ["Volumes", info.Volumes === undefined ? undefined : String(info.Volumes)],
-      ["Storage", info.Driver === undefined ? undefined : String(info.Driver)],
-      ["Host name", info.Name === undefined ? undefined : String(info.Name)],
-    ],
-    colors,
-  );
-}
-
-/** `docklens config`: the config file used (or why none) and every cluster with its source. */
-export function configView(result: DescribeConfigResult, colors: ChalkInstance): string {
-  const file =
-    result.file ??
-    `none: ${result.reason ?? "no file"}; every engine found on this machine instead`;
-  const rows = result.clusters.map((cluster) => [
-    String(cluster.id),
-    cluster.name,
-    `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`,
-    cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
-  ]);
-  // What was skipped is on stderr, as every command says it.
-  return [
-    `${colors.bold("Config")}  ${file}`,
-    "",
-    renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors),
-  ].join("\n");
-}
+import type { ChalkInstance } from "chalk";
+import type { InspectContainerResult, InspectImageResult, VolumeItem } from "../../index.ts";
+import { formatBytes, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
+import { colorState } from "./containers.ts";
+import { formatPorts, type PortItem } from "./ports.ts";
 
 /** `docklens detail container`: what `docker inspect` says, in the order an operator reads it. */
 export function containerDetail(
@@ -274,12 +201,4 @@ export function networkDetail(
     ],
     colors,
   );
-}
-
-/** A line of logs or attach output: its time when asked for; stderr lines marked, red on a TTY. */
-export function outputLine(line: OutputLine | AttachLine, colors: ChalkInstance): string {
-  const time = "time" in line && line.time ? `${colors.dim(line.time)} ` : "";
-  return line.stream === "stderr"
-    ? `${time}${colors.red(`[stderr] ${line.text}`)}`
-    : `${time}${line.text}`;
 }

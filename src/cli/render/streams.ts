@@ -1,0 +1,105 @@
+// What arrives line by line or sample by sample: logs, attach, stats, events; and top's table.
+import type { ChalkInstance } from "chalk";
+import type {
+  AttachLine,
+  ListProcessesResult,
+  OutputLine,
+  ReadLogsResult,
+  StatsSample,
+} from "../../index.ts";
+import type { ClusterEvent, EventStatus } from "../../core/events.ts";
+import { formatBytes, renderTable, shortId } from "./format.ts";
+
+/** A line of logs or attach output: its time when asked for; stderr lines marked, red on a TTY. */
+export function outputLine(line: OutputLine | AttachLine, colors: ChalkInstance): string {
+  const time = "time" in line && line.time ? `${colors.dim(line.time)} ` : "";
+  return line.stream === "stderr"
+    ? `${time}${colors.red(`[stderr] ${line.text}`)}`
+    : `${time}${line.text}`;
+}
+
+/** `docklens logs`: the lines read, or (with --follow) each line as it comes. */
+export function logsView(result: ReadLogsResult | OutputLine, colors: ChalkInstance): string {
+  return "lines" in result
+    ? result.lines.map((line) => outputLine(line, colors)).join("\n")
+    : outputLine(result, colors);
+}
+
+/**
+ * `docklens stats`: a table per sample. With `stream` on a terminal, each sample redraws the last
+ * one in place, as docker stats does.
+ */
+export function createStatsView(
+  stream: boolean,
+): (sample: StatsSample, colors: ChalkInstance) => string {
+  let drawn = 0;
+  return (sample, colors) => {
+    const table = statsTable(sample, colors);
+    const redraw = stream && process.stdout.isTTY && drawn ? `\u001b[${drawn}A\u001b[J` : "";
+    drawn = table.split("\n").length;
+    return redraw + table;
+  };
+}
+
+/** The columns of `docker stats`. */
+export function statsTable(sample: StatsSample, colors: ChalkInstance): string {
+  const { summary, raw } = sample;
+  const percent = (value: number) => `${value.toFixed(2)}%`;
+  const pair = (a: number, b: number) => `${formatBytes(a)} / ${formatBytes(b)}`;
+  const row = [
+    shortId(typeof raw.id === "string" ? raw.id : ""),
+    (typeof raw.name === "string" ? raw.name : "").replace(/^\//, ""),
+    percent(summary.cpuPercent),
+    pair(summary.memoryUsage, summary.memoryLimit),
+    percent(summary.memoryPercent),
+    pair(summary.netRx, summary.netTx),
+    pair(summary.blockRead, summary.blockWrite),
+    String(summary.pids),
+  ];
+  return renderTable(
+    ["CONTAINER ID", "NAME", "CPU %", "MEM USAGE / LIMIT", "MEM %", "NET I/O", "BLOCK I/O", "PIDS"],
+    [row],
+    colors,
+  );
+}
+
+/** `docklens top`: the engine's titles and rows, as `docker top` prints them. */
+export function processesTable(result: ListProcessesResult, colors: ChalkInstance): string {
+  return renderTable(result.Titles, result.Processes, colors);
+}
+
+/**
+ * `docklens events`: a line per event as `docker events` prints it, after its cluster:
+ * `2026-11-22T10:00:00.123456789Z alpha container start 0b5b110b833d (image=…, name=web)`; a
+ * cluster that drops out or comes back says so.
+ */
+export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstance): string {
+  if (isStatus(item)) {
+    const text = `${item.cluster.name}: ${item.status}${item.error ? ` (${item.error.message})` : ""}`;
+    return item.status === "disconnected" ? colors.yellow(text) : colors.green(text);
+  }
+  const event = item as ClusterEvent & {
+    Type?: string;
+    Action?: string;
+    time?: number;
+    timeNano?: number | bigint;
+    Actor?: { ID?: string; Attributes?: Record<string, string> };
+  };
+  const nanos =
+    event.timeNano !== undefined
+      ? BigInt(event.timeNano)
+      : BigInt(event.time ?? 0) * 1_000_000_000n;
+  const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
+  const time = `${seconds}.${String(nanos % 1_000_000_000n).padStart(9, "0")}Z`;
+  const attributes = Object.entries(event.Actor?.Attributes ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(", ");
+  const what = [event.cluster.name, event.Type ?? "", event.Action ?? "", event.Actor?.ID ?? ""];
+  return `${colors.dim(time)} ${what.join(" ")}${attributes ? ` (${attributes})` : ""}`;
+}
+
+/** A status line of the event stream, rather than an engine's event (which carries a Type). */
+function isStatus(item: ClusterEvent | EventStatus): item is EventStatus {
+  return !("Type" in item) && (item.status === "disconnected" || item.status === "reconnected");
+}

@@ -1,0 +1,66 @@
+// The commands of the HTTP interface, as table entries: `serve` and `token hash`. Both load
+// serve.ts only when they run.
+import { defineCommand } from "./define.ts";
+import type { ServeOptions } from "./serve.ts";
+
+export const SERVE_COMMANDS = [
+  defineCommand({
+    name: ["serve"],
+    description: "serve the HTTP JSON interface (GET and HEAD only)",
+    bare: true,
+    options: [
+      {
+        flags: "-c, --config <path>",
+        description: "config file (default: $DOCKLENS_CONFIG, else a search from here)",
+      },
+      { flags: "--json", description: "print the address and the request log as JSON lines" },
+      { flags: "--host <host>", description: "address to listen on", default: "127.0.0.1" },
+      {
+        flags: "-p, --port <port>",
+        description: "port to listen on (0: any free port)",
+        default: "8080",
+      },
+      {
+        flags: "--token <token>",
+        description: "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)",
+      },
+      {
+        flags: "--cors <origin>",
+        description: "let a browser page from this origin read responses",
+      },
+      {
+        flags: "--show-secrets",
+        description: "show environment values that look like secrets in container detail",
+      },
+      {
+        flags: "--tls-cert <pem>",
+        description: "serve HTTPS with this certificate (and --tls-key)",
+      },
+      { flags: "--tls-key <pem>", description: "the certificate's private key" },
+      { flags: "-q, --quiet", description: "no log line per request" },
+    ],
+    examples: [
+      ["docklens serve", "on http://127.0.0.1:8080"],
+      ['docklens serve --host 0.0.0.0 --token "$(openssl rand -hex 32)"'],
+      ["curl -s localhost:8080/list/cluster | jq ."],
+    ],
+    action: async (_, options: ServeOptions) => (await import("./serve.ts")).serve(options),
+  }),
+  defineCommand({
+    name: ["token"],
+    description: "tokens of docklens serve",
+    bare: true,
+    examples: [],
+  }),
+  defineCommand({
+    name: ["token", "hash"],
+    description:
+      "print the SHA-256 of a token read on stdin, for a scoped token's sha256 in the config",
+    bare: true,
+    examples: [
+      ['printf %s "$TOKEN" | docklens token hash'],
+      ["openssl rand -hex 32 | tee ops.token | docklens token hash", "a new token, and its hash"],
+    ],
+    action: async () => (await import("./serve.ts")).hashToken(),
+  }),
+];

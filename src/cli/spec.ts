@@ -1,0 +1,70 @@
+// What a command is, as data: the table in commands.ts and across-commands.ts holds one entry
+// per command, and main.ts turns each into a commander command.
+import type { ChalkInstance } from "chalk";
+import type { Command } from "commander";
+import type { ErrorBody } from "../core/errors.ts";
+import type { CoreOptions } from "../core/fleet.ts";
+import type { Core } from "./operations.ts";
+
+/** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */
+export interface CommandOptions {
+  config?: string;
+  json?: boolean;
+  /** Seconds between redraws (`--watch`), `true` for the default. */
+  watch?: number | true;
+}
+
+/** What renders results for people (render/); loaded only without `--json`. */
+export type Render = typeof import("./render/index.ts");
+
+/** One option of a command, as commander takes it. */
+export interface OptionSpec {
+  /** `-n, --tail <lines>`. */
+  flags: string;
+  description: string;
+  default?: string;
+  /** Checks and converts the value; repeatable options collect theirs in `previous`. */
+  parse?(this: void, value: string, previous: unknown): unknown;
+}
+
+/** What a command may add to printing its result. */
+export interface RunHooks<R> {
+  /** An error the result carries (an engine that failed inside a body it still printed). */
+  failure?: (result: R, coreOptions: CoreOptions) => ErrorBody | undefined;
+  /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
+  warnings?: (result: R) => string[];
+}
+
+/**
+ * A command: its words, help, arguments and options, then either the core call it makes and the
+ * view that prints its result, or (serve, token hash) an action of its own.
+ */
+export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
+  /** Words from the top: `["detail", "container"]`. */
+  name: string[];
+  description: string;
+  /** `["<cluster>", "cluster name or id"]`, in order. */
+  args?: Array<[name: string, description: string]>;
+  options?: OptionSpec[];
+  /** Without `--config` and `--json` (serve has its own). */
+  bare?: boolean;
+  /** Lines of the help's "Examples:": the command, then what it does. */
+  examples: Array<[command: string, what?: string]>;
+  /** A usage error found in the arguments alone (exit 2), before anything loads. */
+  check?: (args: A, options: O) => string | undefined;
+  /** The core call; a stream of results is printed item by item. */
+  call?: (
+    core: Core,
+    args: A,
+    options: O,
+    coreOptions: CoreOptions,
+  ) => Promise<R | AsyncGenerator<R>> | R;
+  /** The view, made once per run (stats keeps what it drew last), of one result. */
+  view?: (render: Render, options: O) => (result: R, colors: ChalkInstance) => string;
+  hooks?: (args: A, options: O) => RunHooks<R>;
+  /** A command that is not a core call and a view. */
+  action?: (args: A, options: O, command: Command) => Promise<void>;
+}
+
+/** A table entry, its own types forgotten: main.ts wires every entry the same way. */
+export type AnyCommandSpec = CommandSpec<CommandOptions, unknown, unknown[]>;
