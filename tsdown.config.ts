@@ -18,4 +18,14 @@ export default defineConfig({
     onlyBundle: false,
   },
   plugins: [lighterDependencies()],
+  outputOptions: {
+    codeSplitting: {
+      groups: [
+        {
+          name: "core",
+          test: /[\\/]src[\\/](core[\\/](?!config-schema|ssh-agent)|cli[\\/](run|operations)\.ts)/,
+        },
+      ],
+    },
+  },
 });

@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-// Times `docklens containers local --json` against `docker ps -a --format json` on one engine
-// holding a few hundred containers, and prints the ratio of the medians. Run by hand, as root:
-//   node bench/cli.mjs [--containers 300] [--runs 21]
+// Times `docklens containers local --json` on one engine holding a few hundred containers
+// against its floor: a bare Node script that makes the same engine call and prints the same body
+// with nothing else loaded, on the same Node. Each Node version asked for is timed (the
+// registry's `node` package gives 22 and 24), and `docker ps -a --format json` once, for scale.
+// Run by hand, as root:
+//   node bench/cli.mjs [--node 20,22,24] [--containers 300] [--runs 21]
 // It starts a throwaway engine in /tmp/docklens-bench (scripts/engine.sh) and leaves it
 // running for the next run; `bash scripts/engine.sh stop /tmp/docklens-bench` removes it.
 //
-// Two more rows say where the time goes: `node -e 0` (Node's own start) and a bare Node
-// script that makes the same engine call and prints the same JSON with nothing else loaded,
-// the floor of any Node CLI here. Node 20 reads NODE_EXTRA_CA_CERTS at start, whether or not
-// the program uses TLS; when the environment sets it, every Node row is also timed without it.
-import { spawnSync } from "node:child_process";
+// Node 20 reads NODE_EXTRA_CA_CERTS at start, whether or not the program uses TLS; when the
+// environment sets it, every Node row is also timed without it.
+import { execFileSync, spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { benchEngine, BIN, median } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
+    node: { type: "string", default: "20,22,24" },
     containers: { type: "string", default: "300" },
     runs: { type: "string", default: "21" },
     dir: { type: "string", default: "/tmp/docklens-bench" },
@@ -23,10 +25,20 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const { host, containers } = benchEngine(values.dir, Number(values.containers));
 
-const format =
-  spawnSync("docker", ["-H", host, "ps", "-a", "--format", "json"]).status === 0
-    ? "json"
-    : "{{json .}}";
+/** This Node if it is the version asked for, else the registry's `node` package of it. */
+function nodeOf(version) {
+  if (process.versions.node.split(".")[0] === version) return process.execPath;
+  const code = "process.stdout.write(process.execPath)";
+  return execFileSync(
+    "npm",
+    ["exec", "--yes", "--package", `node@${version}`, "--", "node", "-e", code],
+    {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
+}
+
 const FLOOR = `require("node:http").get({ socketPath: process.env.DOCKER_HOST.slice(7), path: "/containers/json?all=1" }, (r) => {
   const chunks = []; r.on("data", (c) => chunks.push(c));
   r.on("end", () => process.stdout.write(JSON.stringify({ containers: JSON.parse(Buffer.concat(chunks)) }) + "\\n"));
@@ -34,23 +46,31 @@ const FLOOR = `require("node:http").get({ socketPath: process.env.DOCKER_HOST.sl
 const env = { ...process.env, DOCKER_HOST: host, DOCKLENS_CONFIG: "" };
 const bare = { ...env };
 delete bare.NODE_EXTRA_CA_CERTS;
+const environments = env.NODE_EXTRA_CA_CERTS
+  ? { "": env, ", no NODE_EXTRA_CA_CERTS": bare }
+  : { "": env };
+
+const format =
+  spawnSync("docker", ["-H", host, "ps", "-a", "--format", "json"]).status === 0
+    ? "json"
+    : "{{json .}}";
 const rows = {
-  "docklens containers local --json": [
-    process.execPath,
-    [BIN, "containers", "local", "--json"],
-    env,
-  ],
   [`docker ps -a --format ${format}`]: ["docker", ["ps", "-a", "--format", format], env],
-  "bare Node, the same call (floor)": [process.execPath, ["-e", FLOOR], env],
-  "node -e 0 (Node's own start)": [process.execPath, ["-e", "0"], env],
 };
-if (env.NODE_EXTRA_CA_CERTS) {
-  for (const name of [
-    "docklens containers local --json",
-    "bare Node, the same call (floor)",
-    "node -e 0 (Node's own start)",
-  ]) {
-    rows[`${name}, no NODE_EXTRA_CA_CERTS`] = [...rows[name].slice(0, 2), bare];
+const versions = values.node.split(",");
+for (const version of versions) {
+  const node = nodeOf(version);
+  for (const [suffix, environment] of Object.entries(environments)) {
+    rows[`Node ${version}: docklens containers local --json${suffix}`] = [
+      node,
+      [BIN, "containers", "local", "--json"],
+      environment,
+    ];
+    rows[`Node ${version}: bare Node, the same call (floor)${suffix}`] = [
+      node,
+      ["-e", FLOOR],
+      environment,
+    ];
   }
 }
 
@@ -64,28 +84,31 @@ function time([file, args, environment]) {
 
 const names = Object.keys(rows);
 const samples = Object.fromEntries(names.map((name) => [name, []]));
-for (const name of names) time(rows[name]); // warm the page cache
+// Warm the page cache (and Node's compile cache, which docklens turns on from Node 22.1).
+for (const name of names) time(rows[name]);
 for (let i = 0; i < runs; i++) {
   // Alternate the order, so that drift on the machine hits every row alike.
   for (const name of i % 2 ? [...names].reverse() : names) samples[name].push(time(rows[name]).ms);
 }
-const listed = JSON.parse(time(rows[names[0]]).out).containers.length;
-if (listed !== containers)
-  throw new Error(`docklens listed ${listed} containers, the engine has ${containers}`);
+for (const name of names.filter((name) => name.includes("docklens"))) {
+  const listed = JSON.parse(time(rows[name]).out).containers.length;
+  if (listed !== containers)
+    throw new Error(`${name} listed ${listed} containers, the engine has ${containers}`);
+}
 
 const m = Object.fromEntries(names.map((name) => [name, median(samples[name])]));
-const docker = m[names[1]];
 console.log(
-  `containers on the engine: ${containers}; runs: ${runs} each, alternating; medians (min), and the ratio to docker`,
+  `containers on the engine: ${containers}; runs: ${runs} each, alternating; medians (min)`,
 );
 for (const name of names)
   console.log(
-    `${name.padEnd(56)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)})  ${(m[name] / docker).toFixed(2)}`,
+    `${name.padEnd(66)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)})`,
   );
-console.log(
-  `ratio docklens / docker: ${(m[names[0]] / docker).toFixed(2)} (aims: 1.3; issue 2 at most 2.0, issue 5 at most 1.5)`,
-);
-if (env.NODE_EXTRA_CA_CERTS)
-  console.log(
-    `without NODE_EXTRA_CA_CERTS: ${(m[`${names[0]}, no NODE_EXTRA_CA_CERTS`] / docker).toFixed(2)}`,
-  );
+console.log("docklens against its floor on the same Node (aim: at most 1.3):");
+for (const version of versions)
+  for (const suffix of Object.keys(environments)) {
+    const ratio =
+      m[`Node ${version}: docklens containers local --json${suffix}`] /
+      m[`Node ${version}: bare Node, the same call (floor)${suffix}`];
+    console.log(`  Node ${version}${suffix}: ${ratio.toFixed(2)}`);
+  }

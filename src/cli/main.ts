@@ -87,8 +87,9 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
 }
 
 /**
- * Run the CLI. Errors become one line on stderr and an exit code (D10, D14): 1 for an error
- * of the engines or of a lookup, 2 for a usage or config error; never a stack trace.
+ * Run the CLI. Errors become one line on stderr and an exit code: 1 for an error of the engines
+ * or of a lookup, 2 for a usage or config error; never a stack trace (docs/http-interface.md,
+ * "The CLI and the interface").
  */
 export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {

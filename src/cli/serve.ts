@@ -5,7 +5,7 @@ import { loadFleet } from "../core/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
 import type { CommandOptions } from "./spec.ts";
 
-/** Options of `docklens serve` (D13). */
+/** Options of `docklens serve` (docs/http-interface.md, "Running the server"). */
 export interface ServeOptions extends CommandOptions {
   host: string;
   port: string;

@@ -229,8 +229,7 @@ function realPath(path: string): string {
 
 function exists(path: string): boolean {
   try {
-    statSync(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

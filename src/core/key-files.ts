@@ -1,4 +1,4 @@
-import { X509Certificate, createPrivateKey, type KeyObject } from "node:crypto";
+import type { KeyObject, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 
 /** The TLS and SSH files of one cluster, as its config names them. */
@@ -27,6 +27,8 @@ const READ_ERRORS: Record<string, string> = {
  * Returns the first problem; messages name the field and the reason, never what a file holds.
  */
 export function checkKeyFiles(files: KeyFiles): KeyFileProblem | undefined {
+  // node:crypto costs a CLI run ~10 ms to load: only a cluster with key files pays for it.
+  const { X509Certificate, createPrivateKey } = process.getBuiltinModule("node:crypto");
   const problem = (field: string, message: string) => ({ field, message });
   const read = (field: string, path: string): string | KeyFileProblem => {
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lighterDependencies } from "../../build/lighter-dependencies.ts";
+import { lighterDependencies, withoutBuiltinNamespaces } from "../../build/lighter-dependencies.ts";
 
 type Hook = (...args: unknown[]) => unknown;
 const hook = (plugin: object, name: string): Hook => {
@@ -29,5 +29,42 @@ describe("the build's replacements in dependencies", () => {
     const plugin = lighterDependencies();
     expect(hook(plugin, "resolveId")("tar-fs", "/x/node_modules/other/index.js")).toBeNull();
     expect(hook(plugin, "transform")("code", "/x/node_modules/other/index.js")).toBeNull();
+  });
+});
+
+describe("imports of Node built-ins in the bundle", () => {
+  it.each([
+    [
+      'import{readFileSync as t}from"node:fs";',
+      'const{readFileSync:t}=globalThis.process.getBuiltinModule("node:fs");',
+    ],
+    [
+      'import{dirname as a,join as o}from"node:path";x()',
+      'const{dirname:a,join:o}=globalThis.process.getBuiltinModule("node:path");x()',
+    ],
+    [
+      'import{once}from"node:events";',
+      'const{once}=globalThis.process.getBuiltinModule("node:events");',
+    ],
+    [
+      'import process from "node:process";',
+      'const process=globalThis.process.getBuiltinModule("node:process");',
+    ],
+    [
+      'import * as fs$1 from "node:fs";',
+      'const fs$1=globalThis.process.getBuiltinModule("node:fs");',
+    ],
+    ['import{x}from"./chunk.mjs";', 'import{x}from"./chunk.mjs";'],
+    ['const a = import("node:fs");', 'const a = import("node:fs");'],
+  ])("%s", (code, expected) => {
+    expect(withoutBuiltinNamespaces(code)).toBe(expected);
+  });
+
+  it("give the same module the import gave", async () => {
+    const code = withoutBuiltinNamespaces('import{join as j}from"node:path";export default j;');
+    const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as {
+      default: (...parts: string[]) => string;
+    };
+    expect(module.default("a", "b")).toBe("a/b");
   });
 });

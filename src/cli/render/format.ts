@@ -1,7 +1,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import Table from "cli-table3";
 
-/** Colour only on a TTY, and never under `NO_COLOR` (D14); `FORCE_COLOR` still wins for tests. */
+/** Colour only on a TTY, and never under `NO_COLOR`; `FORCE_COLOR` still wins for tests. */
 export function createColors(
   stream: NodeJS.WriteStream = process.stdout,
   env = process.env,
