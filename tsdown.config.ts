@@ -23,7 +23,8 @@ export default defineConfig({
       groups: [
         {
           name: "core",
-          test: /[\\/]src[\\/](core[\\/](?!config-schema|ssh-agent)|cli[\\/](run|operations)\.ts)/,
+          // Declarations keep their own chunks.
+          test: /[\\/]src[\\/](core[\\/](?!config-schema|ssh-agent)|cli[\\/](run|operations)\.ts)(?!.*\.d\.[cm]?ts$)/,
         },
       ],
     },

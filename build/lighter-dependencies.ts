@@ -153,7 +153,9 @@ export function lighterDependencies(): Plugin {
         return edited.replace(from, to);
       }, code);
     },
-    renderChunk(code) {
+    renderChunk(code, chunk) {
+      // Declarations import types, which need no module at run time.
+      if (/\.d\.[cm]?ts$/.test(chunk.fileName)) return null;
       return withoutBuiltinNamespaces(code);
     },
     buildEnd(error) {

@@ -14,7 +14,12 @@ export type { LoadConfigOptions } from "./core/config.ts";
 export { DEFAULT_TIMEOUT_MS } from "./core/cluster-config.ts";
 export type { ClusterConfig, ClusterSource, DocklensConfig } from "./core/cluster-config.ts";
 export { normalizeConfig } from "./core/config-schema.ts";
-export type { DocklensConfigInput } from "./core/config-schema.ts";
+export type {
+  ClusterConfigInput,
+  DocklensConfigInput,
+  EngineTuningInput,
+  TokenInput,
+} from "./core/config-schema.ts";
 export { listContainers, inspectContainer, findContainer, redactEnv } from "./core/containers.ts";
 export type {
   ContainerItem,
@@ -41,6 +46,24 @@ export type { AttachLine } from "./core/attach.ts";
 export { inspectImage } from "./core/images.ts";
 export type { InspectImageResult } from "./core/images.ts";
 export { countEngineStreams } from "./core/engine-stream.ts";
+export type {
+  ContainerConfig,
+  ContainerHealth,
+  ContainerNetworkSettings,
+  ContainerState,
+  EndpointSettings,
+  HealthcheckResult,
+  HealthConfig,
+  HostConfig,
+  ImageConfig,
+  ImageItem,
+  IPAMConfig,
+  MountPoint,
+  NetworkContainer,
+  NetworkItem,
+  Port,
+  PortBinding,
+} from "./core/engine-types.ts";
 export { DocklensError, isDocklensError } from "./core/errors.ts";
 export type { ErrorBody, ErrorCode } from "./core/errors.ts";
 export { listNetworks, inspectNetwork } from "./core/networks.ts";

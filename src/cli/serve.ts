@@ -102,7 +102,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     tunnel: false,
   }).catch((error: Error) => {
     throw new DocklensError(
-      "INVALID_CONFIG",
+      "LISTEN_FAILED",
       `cannot listen on ${options.host}:${port}: ${error.message}`,
     );
   });
@@ -110,7 +110,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (port !== 0 && listener.address.port !== port) {
     await listener.close();
     throw new DocklensError(
-      "INVALID_CONFIG",
+      "LISTEN_FAILED",
       `cannot listen on ${options.host}:${port}: the port is in use`,
     );
   }

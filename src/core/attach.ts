@@ -3,14 +3,14 @@ import { openEngineStream } from "./engine-stream.ts";
 import { decodeOutput } from "./container-output.ts";
 import type { CoreOptions } from "./fleet.ts";
 
-/** A line of live output (D8). */
+/** A line of live output. */
 export interface AttachLine {
   stream: "stdout" | "stderr";
   text: string;
 }
 
 /**
- * The live output of a running container, read-only (D8): stdout and stderr only, never stdin,
+ * The live output of a running container, read-only: stdout and stderr only, never stdin,
  * never a TTY resize, never the engine's websocket. It ends when the container stops,
  * `options.signal` aborts or the consumer stops. A stopped or paused container is
  * `CONTAINER_NOT_RUNNING` (the engine itself would wait for a stopped one to start).

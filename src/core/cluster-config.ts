@@ -1,11 +1,14 @@
 import type { Endpoint } from "./endpoint.ts";
 
-/** Time limit of an engine call when neither the cluster nor `defaults` sets one (D12). */
+/**
+ * Time limit of an engine call when neither the cluster nor `defaults` sets one
+ * (docs/http-interface.md, "Time limits").
+ */
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** Tuning of the engine layer, per cluster or under `defaults`. */
 export interface EngineTuning {
-  /** Time limit of each engine call (D12). */
+  /** Time limit of each engine call (docs/http-interface.md, "Time limits"). */
   timeoutMs: number;
   /** Engine calls in flight at once; more wait their turn (within their time limit). */
   maxConcurrency: number;
@@ -19,7 +22,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   maxConcurrency: 8,
   cacheTtlMs: 0,
 };
-/** Icon of a cluster that sets none (D2). */
+/** Icon of a cluster that sets none (docs/http-interface.md, "Configuration file"). */
 export const DEFAULT_ICON = "🐳";
 
 /**
@@ -33,7 +36,7 @@ export interface ClusterConfig extends Endpoint, EngineTuning {
   id: number;
   name: string;
   icon: string;
-  /** The `host` exactly as configured (D2). */
+  /** The `host` exactly as configured. */
   host: string;
   /** Paths of TLS files; present when the engine is reached over TLS. */
   tls?: {
@@ -83,7 +86,10 @@ export type ClusterInput = {
   context?: string;
 } & Partial<EngineTuning>;
 
-/** A cluster plus its parsed endpoint, with the defaults of D2 and D12; `source` defaults to `config`. */
+/**
+ * A cluster plus its parsed endpoint, with the defaults for what it leaves out
+ * (docs/http-interface.md, "Configuration file"); `source` defaults to `config`.
+ */
 export function toClusterConfig(
   cluster: ClusterInput,
   endpoint: Endpoint,

@@ -1,13 +1,16 @@
 import type { ClusterConfig, ClusterSource } from "./cluster-config.ts";
 import { endpointHost } from "./endpoint.ts";
 import { callEngine, dialEngine, expectBody, translateEngineError } from "./engine.ts";
+import type { DockerInfo } from "./engine-types.ts";
 import type { ErrorBody } from "./errors.ts";
 import { resolveCluster, type CoreOptions } from "./fleet.ts";
 
-/** The engine's `GET /info` body plus `Volumes`, its number of volumes (D3); `{}` when unreachable. */
-export type DockerInfo = Record<string, unknown>;
+export type { DockerInfo } from "./engine-types.ts";
 
-/** A registered cluster as `/list/cluster` shows it (D2), with where it came from. */
+/**
+ * A registered cluster as `/list/cluster` shows it, with where it came from
+ * (docs/http-interface.md, "GET /list/cluster").
+ */
 export interface ClusterRecord {
   id: number;
   name: string;
@@ -18,7 +21,7 @@ export interface ClusterRecord {
   docker: DockerInfo;
   /** `config`, `context` (a docker CLI context), `discovered` (a local socket) or `default`. */
   source: ClusterSource;
-  /** Present when the engine could not be asked (D3). */
+  /** Present when the engine could not be asked (docs/http-interface.md, "Failing engines"). */
   error?: ErrorBody;
 }
 
@@ -27,7 +30,7 @@ export interface ListClustersResult {
   clusters: ClusterRecord[];
 }
 
-/** Body of `/detail/cluster/:clusterid` (D2, D3). */
+/** Body of `/detail/cluster/:clusterid`. */
 export interface InspectClusterResult {
   cluster: Omit<ClusterRecord, "docker" | "error"> & {
     protocol: ClusterConfig["protocol"];
@@ -39,15 +42,15 @@ export interface InspectClusterResult {
 }
 
 /**
- * List every registered cluster with its engine information (D3). The engines are asked
+ * List every registered cluster with its engine information. The engines are asked
  * concurrently, each under its own time limit; one that fails gets `docker: {}` and an `error`
- * instead of failing the list.
+ * instead of failing the list (docs/http-interface.md, "Failing engines").
  */
 export async function listClusters(options: CoreOptions): Promise<ListClustersResult> {
   const clusters = await Promise.all(
     options.fleet.config.clusters.map(async (cluster) => {
       const { docker, error } = await readDockerInfo(cluster, options);
-      // The spec's fields first, in its order; where the cluster came from after them.
+      // The documented fields first, in their order; where the cluster came from after them.
       return {
         ...clusterFields(cluster),
         docker,
@@ -60,8 +63,8 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
 }
 
 /**
- * One cluster by id or name (D1), with its protocol, whether it uses TLS, and its engine
- * information. An engine that fails gives `docker: {}` and an `error`, not a failed call (D3).
+ * One cluster by id or name, with its protocol, whether it uses TLS, and its engine
+ * information. An engine that fails gives `docker: {}` and an `error`, not a failed call.
  */
 export async function inspectCluster(
   ref: string,
@@ -82,7 +85,10 @@ export async function inspectCluster(
   };
 }
 
-/** The record fields of D2 (`host` the host name, IP or socket path); never key material or key paths. */
+/**
+ * The fields of a cluster record (docs/http-interface.md, "GET /list/cluster"): `host` the host
+ * name, IP or socket path; never key material or key paths.
+ */
 function clusterFields(cluster: ClusterConfig) {
   return {
     id: cluster.id,

@@ -135,12 +135,83 @@ const configSchema = z
     });
   });
 
-/** The config file's shape (D11), as written by the user. */
-export type DocklensConfigInput = z.input<typeof configSchema>;
+/** Tuning of engine calls, in a cluster or under `defaults` (docs/http-interface.md, "Time limits"). */
+export interface EngineTuningInput {
+  /** Time limit of each engine call, 1 to 600000 ms; default 5000. */
+  timeoutMs?: number;
+  /** Engine calls in flight at once, 1 to 256; default 8. */
+  maxConcurrency?: number;
+  /** How long a read may be served again, 0 to 600000 ms; default 0. */
+  cacheTtlMs?: number;
+}
+
+/** A cluster of the config file, as written. */
+export interface ClusterConfigInput extends EngineTuningInput {
+  /** A positive integer, unique; defaults to the cluster's position + 1. */
+  id?: number;
+  /** Letters, digits, `_`, `.` or `-`, starting with a letter or digit, not only digits; unique. */
+  name: string;
+  /** Shown before the name; at most 16 characters, default 🐳. */
+  icon?: string;
+  /** A host name or IP address, a socket path, or a `tcp://`, `unix://` or `ssh://` URL. */
+  host: string;
+  /** Default 2375, 2376 with `tls`, 22 over `ssh://`, 0 for a socket. */
+  port?: number;
+  /** Paths of PEM files; the engine is reached over TLS. */
+  tls?: { ca?: string; cert?: string; key?: string };
+  /** The SSH user (else the one of `host`) and private key file (else the SSH agent). */
+  ssh?: { username?: string; privateKey?: string };
+}
+
+/** A token of `serve` that sees only some clusters (docs/http-interface.md, "Scoped tokens"). */
+export interface TokenInput {
+  name: string;
+  /** The token's SHA-256, 64 hex digits (`docklens token hash` makes it); or `env`. */
+  sha256?: string;
+  /** The environment variable holding the token; or `sha256`. */
+  env?: string;
+  /** Cluster names, or globs of names with `*` and `?`; at least one. */
+  clusters: string[];
+}
 
 /**
- * Validate a parsed config object and apply the defaults of D2 and D11. Throws `INVALID_CONFIG`
- * naming `source` and the first bad field, e.g. `clusters[1].port: expected an integer`.
+ * The config file's shape, as written by the user (docs/http-interface.md, "Configuration file").
+ */
+export interface DocklensConfigInput {
+  /** At least one. */
+  clusters: ClusterConfigInput[];
+  /** The tuning of every cluster that sets none of its own. */
+  defaults?: EngineTuningInput;
+  /** Show sensitive environment values in container detail (docs/http-interface.md, "Secrets"). */
+  showSecrets?: boolean;
+  /** Add every docker CLI context to the clusters. */
+  contexts?: boolean;
+  /**
+   * Add a local Podman socket that exists to the clusters
+   * (docs/http-interface.md, "Where clusters come from").
+   */
+  discover?: boolean;
+  /** Tokens of `serve` that see only some clusters. */
+  tokens?: TokenInput[];
+}
+
+/** `true` when `A` and `B` are the same type, property by property. */
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/**
+ * Compiles only while the schema takes exactly {@link DocklensConfigInput}: a field added to one
+ * and not the other, or typed otherwise, fails the type check here.
+ */
+export type SchemaTakesConfigInput = Assert<
+  Same<z.input<typeof configSchema>, DocklensConfigInput>
+>;
+type Assert<T extends true> = T;
+
+/**
+ * Validate a parsed config object and apply its defaults
+ * (docs/http-interface.md, "Configuration file"). Throws `INVALID_CONFIG` naming `source` and
+ * the first bad field, e.g. `clusters[1].port: expected an integer`.
  */
 export function normalizeConfig(
   input: unknown,

@@ -14,7 +14,10 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The names a search tries in each directory, in this order (D11). */
+/**
+ * The names a search tries in each directory, in this order
+ * (docs/http-interface.md, "Configuration file").
+ */
 export const SEARCH_PLACES = [
   "package.json",
   ...["", ".json", ".yaml", ".yml", ".js", ".mjs", ".cjs"].map((ext) => `.docklensrc${ext}`),
@@ -22,10 +25,11 @@ export const SEARCH_PLACES = [
 ];
 
 /**
- * Load the configuration (D11): `configPath`, else `DOCKLENS_CONFIG`, else a cosmiconfig search
- * from `cwd` up to the home directory and `~/.config/docklens/`; with none found, every engine
- * this machine already knows: `local` (the engine the docker CLI would use now), the other
- * docker contexts and a Podman socket. Throws `INVALID_CONFIG`.
+ * Load the configuration (docs/http-interface.md, "Configuration file"): `configPath`, else
+ * `DOCKLENS_CONFIG`, else a cosmiconfig search from `cwd` up to the home directory and
+ * `~/.config/docklens/`; with none found, every engine this machine already knows: `local` (the
+ * engine the docker CLI would use now), the other docker contexts and a Podman socket. Throws
+ * `INVALID_CONFIG`.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<DocklensConfig> {
   const env = options.env ?? process.env;

@@ -1,6 +1,9 @@
 import { StringDecoder } from "node:string_decoder";
 
-/** One line a container wrote (D8). */
+/**
+ * One line a container wrote
+ * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/logs").
+ */
 export interface OutputLine {
   stream: "stdout" | "stderr";
   /** RFC 3339 time the engine stamped, when timestamps were asked for; else `null`. */

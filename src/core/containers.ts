@@ -1,4 +1,3 @@
-import type Dockerode from "dockerode";
 import type { ClusterConfig } from "./cluster-config.ts";
 import {
   acrossClusters,
@@ -7,15 +6,30 @@ import {
   type ClusterRef,
 } from "./across-clusters.ts";
 import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
+import type { ContainerItem, InspectContainerResult, Override } from "./engine-types.ts";
 import { DocklensError, isDocklensError } from "./errors.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { checkName } from "./names.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
-/** An item of `/list/:cluster/containers`: the engine's item with `Created` as ISO 8601 (D4). */
-export type ContainerItem = Omit<Dockerode.ContainerInfo, "Created"> & { Created: string };
+export type { ContainerItem, InspectContainerResult } from "./engine-types.ts";
 
-/** Body of `/list/:cluster/containers` (D4). */
+/**
+ * An item of the engine's `GET /containers/json`, as it comes: `Created` in Unix seconds, and
+ * what Podman may leave null or out.
+ */
+export type EngineContainerItem = Override<
+  ContainerItem,
+  {
+    Created: number;
+    Ports: ContainerItem["Ports"] | null;
+    Mounts: ContainerItem["Mounts"] | null;
+    Labels: ContainerItem["Labels"] | null;
+    HostConfig?: ContainerItem["HostConfig"];
+  }
+>;
+
+/** Body of `/list/:cluster/containers`. */
 export interface ListContainersResult {
   containers: ContainerItem[];
   /** The running ones, in the same order. */
@@ -23,8 +37,9 @@ export interface ListContainersResult {
 }
 
 /**
- * All containers of a cluster, stopped ones included, and the running sub-list (D4), with
- * docker's filters applied by the engine when given. `cluster` is an id or a name (D1).
+ * All containers of a cluster, stopped ones included, and the running sub-list
+ * (docs/http-interface.md, "GET /list/:cluster/containers"), with docker's filters applied by
+ * the engine when given. `cluster` is an id or a name.
  */
 export async function listContainers(
   cluster: string,
@@ -39,7 +54,7 @@ export async function listContainers(
       const items = await dialEngine(docker, "/containers/json", signal, {
         query: { all: true, ...query },
       });
-      const containers = expectBody<Dockerode.ContainerInfo[]>(items, "array", config).map(
+      const containers = expectBody<EngineContainerItem[]>(items, "array", config).map(
         toContainerItem,
       );
       return { containers, running: containers.filter(isRunning) };
@@ -48,7 +63,7 @@ export async function listContainers(
   );
 }
 
-/** A container item of an across-cluster list: a D4 item and the cluster it is in. */
+/** A container item of an across-cluster list: a cluster's item and the cluster it is in. */
 export type ClusterContainerItem = ContainerItem & { cluster: ClusterRef };
 
 /** Body of `/list/containers`: every cluster's containers, the running ones, and the clusters that failed. */
@@ -81,12 +96,12 @@ function isRunning(container: ContainerItem): boolean {
 }
 
 /**
- * D4: the engine's Unix seconds become `new Date(s * 1000).toISOString()`. And what Podman
+ * The engine's Unix seconds become `new Date(s * 1000).toISOString()`. And what Podman
  * sends otherwise than Docker is made Docker's shape: null `Ports`, `Mounts` and `Labels` become
  * `[]`, `[]` and `{}`, a missing `HostConfig` names the container's network as Docker's
  * `NetworkMode` does, and its `State` "stopped" is Docker's "exited".
  */
-export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
+export function toContainerItem(item: EngineContainerItem): ContainerItem {
   return {
     ...item,
     Created: new Date(item.Created * 1000).toISOString(),
@@ -100,21 +115,22 @@ export function toContainerItem(item: Dockerode.ContainerInfo): ContainerItem {
   };
 }
 
-/** A container: its name (with or without its leading `/`), full id, or unique id prefix (D6). */
+/** A container: its name (with or without its leading `/`), full id, or unique id prefix. */
 export type ContainerRef = ItemRef;
 
 /** Options of {@link inspectContainer}. */
 export interface InspectContainerOptions extends CoreOptions {
-  /** Show sensitive environment values; defaults to the config's `showSecrets` (D15). */
+  /**
+   * Show sensitive environment values (docs/http-interface.md, "Secrets"); defaults to the
+   * config's `showSecrets`.
+   */
   showSecrets?: boolean;
 }
 
-/** Body of `/detail/:cluster/container/:containerName`: the engine's inspect body (D6). */
-export type InspectContainerResult = Dockerode.ContainerInspectInfo;
-
 /**
- * The engine's inspect body of one container (D6), with sensitive environment values replaced
- * by `<redacted>` unless secrets are shown (D15). Throws `CONTAINER_NOT_FOUND` for an unknown one.
+ * The engine's inspect body of one container, with sensitive environment values replaced by
+ * `<redacted>` unless secrets are shown (docs/http-interface.md, "Secrets"). Throws
+ * `CONTAINER_NOT_FOUND` for an unknown one.
  */
 export async function inspectContainer(
   input: ContainerRef,
@@ -144,7 +160,7 @@ export interface ContainerTarget {
 }
 
 /**
- * Find one container (D6); throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with
+ * Find one container; throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with
  * `running: true` when it is stopped (or, with `unpaused: true` too, paused).
  */
 export async function findContainer(
@@ -235,10 +251,10 @@ export function containerStatuses(name: string, cluster: ClusterConfig): StatusE
   };
 }
 
-/** Names of environment variables whose values are hidden (D15). */
+/** Names of environment variables whose values are hidden (docs/http-interface.md, "Secrets"). */
 const SENSITIVE = /PASS|SECRET|TOKEN|KEY|CREDENTIAL|AUTH/i;
 
-/** Replace the value of each `NAME=value` entry whose name looks sensitive with `<redacted>` (D15). */
+/** Replace the value of each `NAME=value` entry whose name looks sensitive with `<redacted>`. */
 export function redactEnv(env: string[]): string[] {
   return env.map((entry) => {
     const eq = entry.indexOf("=");

@@ -1,4 +1,4 @@
-/** An entry of the `/detail` index (spec rule 4). */
+/** An entry of the `/detail` index (docs/http-interface.md, "GET /detail"). */
 export interface RouteInfo {
   path: string;
   methods: string[];
@@ -10,7 +10,7 @@ export interface ListDetailRoutesResult {
   routes: RouteInfo[];
 }
 
-/** The nine detail routes of spec rule 4, in its order. */
+/** The nine detail routes, in the order of docs/http-interface.md, "GET /detail". */
 export const DETAIL_ROUTES: readonly string[] = [
   "/detail/cluster/:clusterid",
   "/detail/:cluster/container/:containerName",
@@ -23,7 +23,7 @@ export const DETAIL_ROUTES: readonly string[] = [
   "/detail/:cluster/network/:networkName",
 ];
 
-/** The index of detail sub-routes (spec rule 4); no engine is asked. */
+/** The index of detail sub-routes; no engine is asked. */
 export function listDetailRoutes(): ListDetailRoutesResult {
   return {
     routes: DETAIL_ROUTES.map((path) => ({

@@ -1,4 +1,7 @@
-/** How docklens reaches one engine, parsed from a cluster's `host` and `port` (D2, D11). */
+/**
+ * How docklens reaches one engine, parsed from a cluster's `host` and `port`
+ * (docs/http-interface.md, "Configuration file").
+ */
 export interface Endpoint {
   protocol: "unix" | "http" | "https" | "ssh";
   /** Socket path, for `unix`. */

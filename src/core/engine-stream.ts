@@ -13,9 +13,10 @@ export function countEngineStreams(): number {
 /**
  * Open a streaming engine call (logs with follow, stats, attach) and return its chunks. It
  * resolves once the engine has answered, so that an unknown container, a dead engine or the time
- * limit (D12, which covers opening only) fail here, before anything is streamed. The stream then
- * lasts until the engine ends it, `options.signal` aborts (a client that left) or the consumer
- * stops iterating; each closes the engine socket. Errors after opening are translated too.
+ * limit (which covers opening only: docs/http-interface.md, "Time limits") fail here, before
+ * anything is streamed. The stream then lasts until the engine ends it, `options.signal` aborts
+ * (a client that left) or the consumer stops iterating; each closes the engine socket. Errors
+ * after opening are translated too.
  */
 export async function openEngineStream(
   cluster: ClusterConfig,

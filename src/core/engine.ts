@@ -5,7 +5,7 @@ import { describeEndpoint } from "./endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
 import { parseEngineJson } from "./json.ts";
 import type { EnginePurpose } from "./engine-client.ts";
-import type { CoreOptions } from "./fleet.ts";
+import { fleetEngine, type CoreOptions } from "./fleet.ts";
 
 /**
  * What an engine status means for the call at hand, e.g.
@@ -38,9 +38,10 @@ export interface CallEngineOptions extends CoreOptions {
 }
 
 /**
- * Run one engine operation under the cluster's time limit (D12), within its bound on calls in
- * flight, sharing identical reads, and translate whatever it throws into a DocklensError (D10).
- * `run` must pass `signal` on to every dockerode call.
+ * Run one engine operation under the cluster's time limit, within its bound on calls in flight,
+ * sharing identical reads, and translate whatever it throws into a DocklensError
+ * (docs/http-interface.md, "Time limits" and "Error codes"). `run` must pass `signal` on to
+ * every dockerode call.
  */
 export function callEngine<T>(
   cluster: ClusterConfig,
@@ -54,7 +55,7 @@ export function callEngine<T>(
       return await withDeadline(cluster, caller, options.statuses, (signal) =>
         // The limiter settles on abort, waiting or running, even if a library ignores the signal.
         slot.limiter.run(
-          async () => run(await options.fleet.engine(cluster, options.purpose), signal),
+          async () => run(await fleetEngine(options.fleet, cluster, options.purpose), signal),
           signal,
         ),
       );
@@ -157,7 +158,10 @@ const UNREACHABLE: Record<string, string> = {
 /** The engine's words for an id prefix shared by several containers, images or networks. */
 const AMBIGUOUS = /multiple IDs found with provided prefix|is ambiguous \(\d+ matches found/i;
 
-/** Translate an error of an engine call into the codes of D10; the one place that does. */
+/**
+ * Translate an error of an engine call into docklens's error codes; the one place that does
+ * (docs/http-interface.md, "Error codes").
+ */
 export function translateEngineError(
   error: unknown,
   cluster: ClusterConfig,

@@ -1,9 +1,10 @@
 /**
- * Error codes of decisions D10, plus docklens's own: `INVALID_CONFIG`, which only the CLI and
- * `serve` start-up report; `AMBIGUOUS_NAME`, an id prefix that several items share;
- * `SHUTTING_DOWN`, the closing line of a stream that `serve` ended as it stopped;
- * `CLIENT_TOO_SLOW`, that of an event stream whose client fell too far behind; and
- * `INTERNAL_ERROR`, a bug in docklens (never a stack trace).
+ * The error codes (docs/http-interface.md, "Error codes"). Among them: `INVALID_CONFIG`, which
+ * only the CLI and `serve` start-up report; `AMBIGUOUS_NAME`, an id prefix that several items
+ * share; `SHUTTING_DOWN`, the closing line of a stream that `serve` ended as it stopped;
+ * `CLIENT_TOO_SLOW`, that of an event stream whose client fell too far behind; `LISTEN_FAILED`,
+ * `serve` finding its address taken or refused; and `INTERNAL_ERROR`, a bug in docklens (never a
+ * stack trace).
  */
 export type ErrorCode =
   | "INVALID_NAME"
@@ -24,6 +25,7 @@ export type ErrorCode =
   | "ENGINE_TIMEOUT"
   | "SHUTTING_DOWN"
   | "CLIENT_TOO_SLOW"
+  | "LISTEN_FAILED"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -45,13 +47,14 @@ const STATUS: Record<ErrorCode, number> = {
   ENGINE_TIMEOUT: 504,
   SHUTTING_DOWN: 503,
   CLIENT_TOO_SLOW: 503,
+  LISTEN_FAILED: 500,
   INTERNAL_ERROR: 500,
 };
 
 /** Every error code, for documents that list them (OpenAPI). */
 export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
 
-/** The HTTP status of an error code (D10). */
+/** The HTTP status of an error code (docs/http-interface.md, "Error codes"). */
 export function statusOf(code: ErrorCode): number {
   return STATUS[code];
 }
@@ -63,7 +66,7 @@ export interface ErrorBody {
 }
 
 /**
- * The one error class of docklens. `status` is the HTTP status of `code` (D10);
+ * The one error class of docklens. `status` is the HTTP status of `code`;
  * the message names what failed and never carries a stack trace or key material.
  */
 export class DocklensError extends Error {
@@ -83,7 +86,7 @@ export class DocklensError extends Error {
     this.param = options.param;
   }
 
-  /** The JSON shape of D10, without the `{ error }` wrapper. */
+  /** The error body (docs/http-interface.md, "Error body"), without the `{ error }` wrapper. */
   toJSON(): ErrorBody {
     return { code: this.code, message: this.message };
   }

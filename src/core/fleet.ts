@@ -19,21 +19,44 @@ export interface EngineSlot {
 
 /**
  * The fleet: the configured clusters and their engine connections, each client created on first
- * use and reused. Every core operation is given one.
+ * use and reused. Every core operation is given one, made by {@link createFleet} or
+ * {@link loadFleet} (or a copy of one with another `config`).
  */
 export interface Fleet {
   readonly config: DocklensConfig;
-  /** The engine client of a cluster (dockerode is loaded on the first call). */
-  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
   /** The call limiter and read coalescer of a cluster. */
   slot(cluster: ClusterConfig): EngineSlot;
   /** Close every idle engine connection; the fleet may still be used afterwards. */
   close(): void;
 }
 
+/**
+ * A fleet with its engine clients, as the core sees it. Internal: the published {@link Fleet}
+ * leaves `engine` out, so that dockerode's types stay out of docklens's own.
+ */
+interface EngineFleet extends Fleet {
+  /** The engine client of a cluster (dockerode is loaded on the first call). */
+  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
+}
+
+/** The engine client of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
+export function fleetEngine(
+  fleet: Fleet,
+  cluster: ClusterConfig,
+  purpose?: EnginePurpose,
+): Promise<Dockerode> {
+  const internal = fleet as Partial<EngineFleet>;
+  if (typeof internal.engine !== "function")
+    throw new DocklensError(
+      "INTERNAL_ERROR",
+      "this fleet has no engine clients: make it with createFleet or loadFleet",
+    );
+  return internal.engine(cluster, purpose);
+}
+
 /** One item of a cluster: a container, image, volume or network. */
 export interface ItemRef {
-  /** Cluster id or name (D1). */
+  /** Cluster id or name (docs/http-interface.md, "Cluster references"). */
   cluster: string;
   /** The item's name or id, as the engine accepts it. */
   name: string;
@@ -50,7 +73,7 @@ export interface CoreOptions {
 export function createFleet(config: DocklensConfig): Fleet {
   const clients = new Map<string, Promise<EngineClient>>();
   const slots = new Map<number, EngineSlot>();
-  return {
+  const fleet: EngineFleet = {
     config,
     async engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;
@@ -85,6 +108,7 @@ export function createFleet(config: DocklensConfig): Fleet {
       clients.clear();
     },
   };
+  return fleet;
 }
 
 /** Load the configuration (see {@link loadConfig}) and build a fleet over it. */
@@ -93,8 +117,9 @@ export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet>
 }
 
 /**
- * Find a cluster by reference (D1): digits are an id, anything else a name.
- * Throws `INVALID_NAME` for a malformed reference and `CLUSTER_NOT_FOUND` for an unknown one.
+ * Find a cluster by reference (docs/http-interface.md, "Cluster references"): digits are an id,
+ * anything else a name. Throws `INVALID_NAME` for a malformed reference and `CLUSTER_NOT_FOUND`
+ * for an unknown one.
  */
 export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig {
   const { clusters } = options.fleet.config;
@@ -112,7 +137,7 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
 /**
  * A view of `fleet` that holds only the clusters `sees` keeps: any other is unknown to the
  * operations given it, exactly as a cluster that does not exist. Engine clients, bounds and
- * shared reads stay the fleet's own.
+ * shared reads stay the fleet's own (the copy carries its `engine` along).
  */
 export function narrowFleet(fleet: Fleet, sees: (cluster: ClusterConfig) => boolean): Fleet {
   return {

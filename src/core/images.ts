@@ -1,4 +1,3 @@
-import type Dockerode from "dockerode";
 import {
   acrossClusters,
   type AcrossClustersOptions,
@@ -7,18 +6,15 @@ import {
 } from "./across-clusters.ts";
 import { listContainers } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import type { ImageItem, InspectImageResult, Override } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
-/** Body of `/detail/:cluster/image/:imageName`: the engine's image inspect body (D8). */
-export type InspectImageResult = Dockerode.ImageInspectInfo;
+export type { ImageItem, InspectImageResult } from "./engine-types.ts";
 
-/**
- * An item of `/list/:cluster/images`: the engine's item with `Created` as ISO 8601 and
- * `Containers` the number of containers that use it (the engine says -1: it does not count).
- */
-export type ImageItem = Omit<Dockerode.ImageInfo, "Created"> & { Created: string };
+/** An item of the engine's `GET /images/json`, as it comes: `Created` in Unix seconds. */
+type EngineImageItem = Override<ImageItem, { Created: number }>;
 
 /** Body of `/list/:cluster/images`. */
 export interface ListImagesResult {
@@ -35,8 +31,9 @@ export interface ListAllImagesResult {
 }
 
 /**
- * The engine's inspect body of one image (D8), by reference (`local/busybox:1`) or id
- * (`sha256:…`, or a prefix); throws `IMAGE_NOT_FOUND` for an unknown one.
+ * The engine's inspect body of one image, by reference (`local/busybox:1`) or id (`sha256:…`,
+ * or a prefix); throws `IMAGE_NOT_FOUND` for an unknown one
+ * (docs/http-interface.md, "GET /detail/:cluster/image/:imageName").
  */
 export async function inspectImage(
   input: ItemRef,
@@ -57,7 +54,7 @@ export async function listImages(cluster: string, options: ListOptions): Promise
     callEngine(
       config,
       async (docker, signal) =>
-        expectBody<Dockerode.ImageInfo[]>(
+        expectBody<EngineImageItem[]>(
           await dialEngine(docker, "/images/json", signal, { query }),
           "array",
           config,

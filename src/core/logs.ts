@@ -15,7 +15,10 @@ import {
 import { DocklensError } from "./errors.ts";
 import type { CoreOptions } from "./fleet.ts";
 
-/** What to read of a container's logs (D8). */
+/**
+ * What to read of a container's logs
+ * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/logs").
+ */
 export interface LogsQuery {
   /** Last lines to show, or `all`. */
   tail: number | "all";
@@ -45,7 +48,7 @@ export const MAX_LOG_BYTES = 16 * 1024 * 1024;
 /** `{"stream":"stdout","time":null,"text":""},`: what a line's JSON costs beside its text. */
 const LINE_JSON_BYTES = 42;
 
-/** Body of `.../logs` without `follow` (D8). */
+/** Body of `.../logs` without `follow`. */
 export interface ReadLogsResult {
   lines: OutputLine[];
 }
@@ -55,7 +58,7 @@ const DEFAULT_TAIL = 100;
 export const TAIL = /^(\d{1,9}|all)$/;
 const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"] as const;
 
-/** Check the query of `.../logs` (D8); anything malformed or unknown is `INVALID_QUERY`. */
+/** Check the query of `.../logs`; anything malformed or unknown is `INVALID_QUERY`. */
 export function parseLogsQuery(query: QueryInput, now: number = Date.now()): LogsQuery {
   checkQueryNames(query, QUERY_NAMES);
   const { tail = String(DEFAULT_TAIL), since, until } = query;
@@ -75,7 +78,7 @@ export function parseLogsQuery(query: QueryInput, now: number = Date.now()): Log
 }
 
 /**
- * The lines a container logged (D8): `tail` (default 100), `since`, `until`, `stream`, `timestamps`.
+ * The lines a container logged: `tail` (default 100), `since`, `until`, `stream`, `timestamps`.
  * More than `maxBytes` of output is `INVALID_QUERY`, whose message says how to ask for less.
  */
 export async function readContainerLogs(

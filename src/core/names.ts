@@ -1,6 +1,9 @@
 import { DocklensError } from "./errors.ts";
 
-/** Names of clusters, containers, volumes and networks (D7). */
+/**
+ * Names of clusters, containers, volumes and networks
+ * (docs/http-interface.md, "Names and image references").
+ */
 export const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 /** Longest name accepted; engines cap names well below this. */
 export const MAX_NAME_LENGTH = 255;
@@ -9,8 +12,9 @@ export const MAX_NAME_LENGTH = 255;
 export type NameKind = "cluster" | "container" | "volume" | "network";
 
 /**
- * Check a container, volume or network name before any engine call (D7) and return it
- * percent-encoded for an engine path. A container name may carry its leading `/` (D6).
+ * Check a container, volume or network name before any engine call and return it
+ * percent-encoded for an engine path (docs/http-interface.md, "Names and image references").
+ * A container name may carry its leading `/`.
  * Throws `INVALID_NAME` for anything else, such as `../images/json`, `web?all=1` or `%2e%2e`.
  */
 export function checkName(kind: NameKind, name: string): string {
@@ -39,7 +43,7 @@ const IMAGE_ID = /^(?:sha256:)?[a-f0-9]{1,64}$/;
 export const IMAGE_REFERENCE_PATTERN = new RegExp(`${IMAGE_ID.source}|${REFERENCE.source}`);
 
 /**
- * Check an image reference before any engine call (D7): `busybox`, `local/busybox:1`,
+ * Check an image reference before any engine call: `busybox`, `local/busybox:1`,
  * `registry:5000/team/app@sha256:…`, or an id (`sha256:…` or a hex prefix). Returns it
  * percent-encoded for the engine path, `/` and `:` included. Throws `INVALID_NAME`.
  */

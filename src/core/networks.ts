@@ -1,19 +1,21 @@
-import type Dockerode from "dockerode";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import type { NetworkItem } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 import { byName } from "./volumes.ts";
 
-/** Body of `/list/:cluster/networks`: the engine's items, unchanged (D5). */
+export type { NetworkItem } from "./engine-types.ts";
+
+/** Body of `/list/:cluster/networks`: the engine's items, unchanged. */
 export interface ListNetworksResult {
-  networks: Dockerode.NetworkInspectInfo[];
+  networks: NetworkItem[];
 }
 
 /**
- * Every network of a cluster (D5), or those docker's filters keep, items unchanged, sorted by
- * name as `docker network ls` shows them: the engine answers in no stable order. `cluster` is an
- * id or a name (D1).
+ * Every network of a cluster (docs/http-interface.md, "GET /list/:cluster/networks"), or those
+ * docker's filters keep, items unchanged, sorted by name as `docker network ls` shows them: the
+ * engine answers in no stable order. `cluster` is an id or a name.
  */
 export async function listNetworks(
   cluster: string,
@@ -24,7 +26,7 @@ export async function listNetworks(
   return callEngine(
     config,
     async (docker, signal) => ({
-      networks: expectBody<Dockerode.NetworkInspectInfo[]>(
+      networks: expectBody<NetworkItem[]>(
         await dialEngine(docker, "/networks", signal, { query }),
         "array",
         config,
@@ -34,10 +36,10 @@ export async function listNetworks(
   );
 }
 
-/** The engine's inspect body of one network, by name or id (D8); throws `NETWORK_NOT_FOUND`. */
-export async function inspectNetwork(
-  input: ItemRef,
-  options: CoreOptions,
-): Promise<Dockerode.NetworkInspectInfo> {
-  return (await inspectObject("network", input, options)) as Dockerode.NetworkInspectInfo;
+/**
+ * The engine's inspect body of one network, by name or id; throws `NETWORK_NOT_FOUND`
+ * (docs/http-interface.md, "GET /detail/:cluster/network/:networkName").
+ */
+export async function inspectNetwork(input: ItemRef, options: CoreOptions): Promise<NetworkItem> {
+  return (await inspectObject("network", input, options)) as NetworkItem;
 }

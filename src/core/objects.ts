@@ -26,9 +26,10 @@ const KINDS = {
 >;
 
 /**
- * The engine's inspect body of one image, volume or network (D8): the name checked and
- * percent-encoded first (D7), a 404 reported as `IMAGE_NOT_FOUND` and the like, identical
- * reads in flight shared. The body may be shared with other callers: never change it.
+ * The engine's inspect body of one image, volume or network: the name checked and
+ * percent-encoded first (docs/http-interface.md, "Names and image references"), a 404 reported
+ * as `IMAGE_NOT_FOUND` and the like, identical reads in flight shared. The body may be shared
+ * with other callers: never change it.
  */
 export async function inspectObject(
   kind: keyof typeof KINDS,

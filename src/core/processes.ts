@@ -3,7 +3,7 @@ import { callEngine, dialEngine, expectBody } from "./engine.ts";
 import { invalidQuery } from "./query.ts";
 import type { CoreOptions } from "./fleet.ts";
 
-/** Body of `.../process` (D8): the engine's top. */
+/** Body of `.../process`: the engine's top. */
 export interface ListProcessesResult {
   Titles: string[];
   Processes: string[][];
@@ -18,7 +18,10 @@ export interface ListProcessesOptions extends CoreOptions {
 /** ps options and field lists (`-ef`, `aux`, `-o pid,comm`); nothing a shell would read. */
 export const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
 
-/** The processes of a running container (D8); a stopped one is `CONTAINER_NOT_RUNNING`. */
+/**
+ * The processes of a running container; a stopped one is `CONTAINER_NOT_RUNNING`
+ * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/process").
+ */
 export async function listProcesses(
   input: ContainerRef,
   options: ListProcessesOptions,

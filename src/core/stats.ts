@@ -6,7 +6,10 @@ import { DocklensError } from "./errors.ts";
 import { parseEngineJson } from "./json.ts";
 import type { CoreOptions } from "./fleet.ts";
 
-/** The figures `docker stats` shows, computed the way it computes them (D8). */
+/**
+ * The figures `docker stats` shows, computed the way it computes them
+ * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/stats").
+ */
 export interface StatsSummary {
   cpuPercent: number;
   /** Bytes in use, less the inactive page cache. */
@@ -20,7 +23,7 @@ export interface StatsSummary {
   pids: number;
 }
 
-/** One sample: the summary and the engine's stats body it was computed from (D8). */
+/** One sample: the summary and the engine's stats body it was computed from. */
 export interface StatsSample {
   summary: StatsSummary;
   raw: EngineStats;
@@ -86,7 +89,7 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
 }
 
 /**
- * One stats sample of a container (D8); the engine takes about a second to measure CPU. A
+ * One stats sample of a container; the engine takes about a second to measure CPU. A
  * container that is not running has a sample of zeros, as Docker gives it (Podman answers nothing).
  */
 export async function readContainerStats(

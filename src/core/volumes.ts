@@ -1,23 +1,23 @@
-import type Dockerode from "dockerode";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import type { Override, VolumeItem } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { inspectObject } from "./objects.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
-/** A volume as docklens shows it: `Labels` always an object, `CreatedAt` in UTC (D5). */
-export type VolumeItem = Omit<Dockerode.VolumeInspectInfo, "Labels"> & {
-  Labels: Record<string, string>;
-  CreatedAt?: string;
-};
+export type { VolumeItem } from "./engine-types.ts";
 
-/** Body of `/list/:cluster/volumes` (D5), with nothing beside `Volumes`. */
+/** A volume as the engine sends it: `Labels` may be null, `CreatedAt` have an offset. */
+export type EngineVolume = Override<VolumeItem, { Labels: VolumeItem["Labels"] | null }>;
+
+/** Body of `/list/:cluster/volumes`, with nothing beside `Volumes`. */
 export interface ListVolumesResult {
   Volumes: VolumeItem[];
 }
 
 /**
- * Every volume of a cluster (D5), or those docker's filters keep, sorted by name as `docker
- * volume ls` shows them: the engine answers in no stable order. `cluster` is an id or a name (D1).
+ * Every volume of a cluster (docs/http-interface.md, "GET /list/:cluster/volumes"), or those
+ * docker's filters keep, sorted by name as `docker volume ls` shows them: the engine answers in
+ * no stable order. `cluster` is an id or a name.
  */
 export async function listVolumes(
   cluster: string,
@@ -28,7 +28,7 @@ export async function listVolumes(
   return callEngine(
     config,
     async (docker, signal) => {
-      const body = expectBody<{ Volumes?: Dockerode.VolumeInspectInfo[] | null }>(
+      const body = expectBody<{ Volumes?: EngineVolume[] | null }>(
         await dialEngine(docker, "/volumes", signal, { query }),
         "object",
         config,
@@ -39,11 +39,12 @@ export async function listVolumes(
   );
 }
 
-/** The engine's inspect body of one volume, normalised as D5 says (D8); throws `VOLUME_NOT_FOUND`. */
+/**
+ * The engine's inspect body of one volume, normalised as the list's items are; throws
+ * `VOLUME_NOT_FOUND` (docs/http-interface.md, "GET /detail/:cluster/volume/:volumeName").
+ */
 export async function inspectVolume(input: ItemRef, options: CoreOptions): Promise<VolumeItem> {
-  return normalizeVolume(
-    (await inspectObject("volume", input, options)) as Dockerode.VolumeInspectInfo,
-  );
+  return normalizeVolume((await inspectObject("volume", input, options)) as EngineVolume);
 }
 
 /** Order of items by `Name`, as the docker CLI lists volumes and networks. */
@@ -51,10 +52,11 @@ export function byName(a: { Name: string }, b: { Name: string }): number {
   return a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0;
 }
 
-/** D5: a null `Labels` becomes `{}`; `CreatedAt` becomes UTC with a `Z`, to the second. */
-export function normalizeVolume(
-  volume: Dockerode.VolumeInspectInfo & { CreatedAt?: string },
-): VolumeItem {
+/**
+ * A null `Labels` becomes `{}`; `CreatedAt` becomes UTC with a `Z`, to the second
+ * (docs/http-interface.md, "GET /list/:cluster/volumes").
+ */
+export function normalizeVolume(volume: EngineVolume): VolumeItem {
   const normalized: VolumeItem = { ...volume, Labels: volume.Labels ?? {} };
   if (volume.CreatedAt) normalized.CreatedAt = toUtcSeconds(volume.CreatedAt);
   return normalized;

@@ -22,13 +22,17 @@ import { API_ROUTES, Streamed, Text, type ApiRoute } from "./routes.ts";
 export interface CreateAppOptions {
   fleet: Fleet;
   /**
-   * Require `Authorization: Bearer <token>` on every route but `/healthz` (D13). This token sees
-   * every cluster; the config's `tokens` (read from the fleet's config) see only theirs.
+   * Require `Authorization: Bearer <token>` on every route but `/healthz`
+   * (docs/http-interface.md, "Bearer token"). This token sees every cluster; the config's
+   * `tokens` (read from the fleet's config) see only theirs.
    */
   token?: string;
   /** Allow this origin to read responses from a browser (CORS); off when unset. */
   cors?: string;
-  /** Show sensitive environment values in container detail (D15); defaults to the config's. */
+  /**
+   * Show sensitive environment values in container detail (docs/http-interface.md, "Secrets");
+   * defaults to the config's.
+   */
   showSecrets?: boolean;
   /** Where the one log entry per request goes; `false` for none. Default: {@link formatRequestLog} on stderr. */
   log?: ((entry: RequestLog) => void) | false;
@@ -70,9 +74,10 @@ const HEALTH: ApiRoute = {
 };
 
 /**
- * Build the h3 app of the HTTP interface: the spec's routes, `/healthz` and `/openapi.json`,
- * GET and HEAD only (D9), JSON errors (D10), an optional bearer token (D13). It never listens:
- * wrap it with `toNodeListener(app)` and a server of your own, or use `docklens serve`.
+ * Build the h3 app of the HTTP interface that docs/http-interface.md describes: its routes,
+ * GET and HEAD only, JSON errors, an optional bearer token. It never listens: wrap it with
+ * `toNodeListener(app)` and a server of your own, or use `docklens serve`
+ * (docs/http-interface.md, "Running the server").
  */
 export function createApp(options: CreateAppOptions): App {
   const log =

@@ -11,7 +11,8 @@ export interface Pattern {
  * Match the raw request path (as the client sent it, before any decoding) against route
  * patterns, segment by segment, and decode each parameter exactly once. h3 decodes the path
  * before its router runs, which would turn `web%3Fall=1` into a path and a query; matching the
- * raw path keeps `?`, `#` and `/` inside a parameter, where the name check rejects them (D7).
+ * raw path keeps `?`, `#` and `/` inside a parameter, where the name check rejects them
+ * (docs/http-interface.md, "Names and image references").
  */
 export function matchRoute<T extends Pattern>(
   routes: readonly T[],

@@ -36,7 +36,7 @@ const SOURCE = {
 };
 const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };
 
-/** Response bodies, with the fields and types of the spec's tables and decisions D2 to D8. */
+/** Response bodies, with the fields and types docs/http-interface.md gives each route. */
 const SCHEMAS: Record<string, Schema> = {
   ErrorBody: obj({ code: { type: "string", enum: ERROR_CODES }, message: str }, undefined, false),
   Error: obj({ error: ref("ErrorBody") }, undefined, false),

@@ -56,7 +56,10 @@ export interface ApiRoute {
   errors: ErrorCode[];
   /** Query parameters it reads, and what each takes; any other is `INVALID_QUERY`. Unset: the query is ignored. */
   query?: Record<string, QueryParam>;
-  /** Parameters other than those of `query` are ignored, not refused: the spec's list routes ignore a query. */
+  /**
+   * Parameters other than those of `query` are ignored, not refused, as the first list routes do
+   * (docs/http-interface.md, "Query strings").
+   */
   otherQueryIgnored?: boolean;
   /** The body is NDJSON of `schema` items: `when` is `"always"`, or the query parameter `when` is true. */
   ndjson?: { when: string; schema: string };
@@ -64,7 +67,7 @@ export interface ApiRoute {
   text?: string;
   /** The last parameter takes the rest of the path, `/` included (image references). */
   rest?: boolean;
-  /** Open without a token (D13). */
+  /** Open without a token (docs/http-interface.md, "Bearer token"). */
   public?: boolean;
   run(params: Record<string, string>, context: RouteContext): unknown;
 }
@@ -133,7 +136,10 @@ const container = (params: Record<string, string>) => ({
   name: params.containerName!,
 });
 
-/** The spec's routes 1 to 7, docklens's list routes, and the sub-routes of D8. */
+/**
+ * The routes of the interface (docs/http-interface.md, "Routes"), but for `/healthz`,
+ * `/openapi.json` and `/metrics`, which the app serves itself.
+ */
 export const API_ROUTES: ApiRoute[] = [
   {
     path: "/list/cluster",

@@ -101,13 +101,13 @@ describe("docklens serve", () => {
     });
   });
 
-  it("refuses a port in use and a bad config, exit 2, without listening", async () => {
+  it("refuses a port in use (exit 1: not a usage error) and a bad config (exit 2)", async () => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
     const port = (busy.address() as { port: number }).port;
     try {
       const result = await cli(["serve", "--config", engines.configPath, "--port", String(port)]);
-      expect(result).toMatchObject({ code: 2, stdout: "" });
+      expect(result).toMatchObject({ code: 1, stdout: "" });
       expect(result.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: the port is in use/);
     } finally {
       busy.close();

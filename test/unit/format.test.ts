@@ -1,4 +1,3 @@
-import type Dockerode from "dockerode";
 import { describe, expect, it } from "vitest";
 import {
   createColors,
@@ -9,6 +8,7 @@ import {
   truncate,
 } from "../../src/cli/render/format.ts";
 import { formatPorts } from "../../src/cli/render/ports.ts";
+import type { Port } from "../../src/core/engine-types.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const before = (seconds: number) => NOW - seconds * 1000;
@@ -112,7 +112,7 @@ describe("small formatters", () => {
     ],
     [[], ""],
   ])("formatPorts(%j) is %s", (ports, text) => {
-    expect(formatPorts(ports as Dockerode.Port[])).toBe(text);
+    expect(formatPorts(ports as Port[])).toBe(text);
   });
 
   it("colours only on a TTY, never under NO_COLOR", () => {

@@ -1,11 +1,15 @@
-import type Dockerode from "dockerode";
 import { describe, expect, it } from "vitest";
-import { redactEnv, toContainerItem } from "../../src/core/containers.ts";
+import { redactEnv, toContainerItem, type EngineContainerItem } from "../../src/core/containers.ts";
 import { checkName } from "../../src/core/names.ts";
 import { splitColumns } from "../../src/core/processes.ts";
 import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/detail-routes.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
-import { byName, normalizeVolume, toUtcSeconds } from "../../src/core/volumes.ts";
+import {
+  byName,
+  normalizeVolume,
+  toUtcSeconds,
+  type EngineVolume,
+} from "../../src/core/volumes.ts";
 
 describe("toContainerItem (D4)", () => {
   it.each([
@@ -21,7 +25,7 @@ describe("toContainerItem (D4)", () => {
       Mounts: [],
       Labels: {},
       HostConfig: { NetworkMode: "n" },
-    } as unknown as Dockerode.ContainerInfo;
+    } as unknown as EngineContainerItem;
     expect(toContainerItem(item)).toEqual({
       Id: "abc",
       Names: ["/x"],
@@ -45,7 +49,7 @@ describe("toContainerItem (D4)", () => {
       Labels: null,
       NetworkSettings: { Networks: { podman: {} } },
     };
-    expect(toContainerItem(podman as unknown as Dockerode.ContainerInfo)).toEqual({
+    expect(toContainerItem(podman as unknown as EngineContainerItem)).toEqual({
       Id: "abc",
       Names: ["/x"],
       Created: "1970-01-01T00:00:00.000Z",
@@ -102,7 +106,7 @@ describe("normalizeVolume (D5)", () => {
     ],
     ["no CreatedAt stays absent", { Name: "v", Labels: {} }, { Name: "v", Labels: {} }],
   ])("%s", (_label, input, expected) => {
-    expect(normalizeVolume(input as unknown as Dockerode.VolumeInspectInfo)).toEqual(expected);
+    expect(normalizeVolume(input as unknown as EngineVolume)).toEqual(expected);
   });
 
   it.each([

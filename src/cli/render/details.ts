@@ -1,7 +1,11 @@
 // `docklens detail`: what the engine knows of one container, image, volume or network.
-import type Dockerode from "dockerode";
 import type { ChalkInstance } from "chalk";
-import type { InspectContainerResult, InspectImageResult, VolumeItem } from "../../index.ts";
+import type {
+  InspectContainerResult,
+  InspectImageResult,
+  NetworkItem,
+  VolumeItem,
+} from "../../index.ts";
 import { formatBytes, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
 import { colorState } from "./containers.ts";
 import { formatPorts, type PortItem } from "./ports.ts";
@@ -129,12 +133,12 @@ export function imageDetail(
   colors: ChalkInstance,
   now = Date.now(),
 ): string {
-  const config = image.Config ?? ({} as Partial<Dockerode.ImageInspectInfo["Config"]>);
+  const config = image.Config ?? {};
   return renderFields(
     [
       ["Id", image.Id],
       ["Tags", (image.RepoTags ?? []).join(", ") || "<none>"],
-      ["Created", `${image.Created} (${timeAgo(image.Created, now)})`],
+      ["Created", image.Created && `${image.Created} (${timeAgo(image.Created, now)})`],
       ["Size", formatBytes(image.Size)],
       ["Platform", `${image.Os}/${image.Architecture}`],
       ["Entrypoint", config.Entrypoint ? [config.Entrypoint].flat().join(" ") : undefined],
@@ -166,10 +170,7 @@ export function volumeDetail(volume: VolumeItem, colors: ChalkInstance, now = Da
 }
 
 /** `docklens detail network`. */
-export function networkDetail(
-  network: Dockerode.NetworkInspectInfo,
-  colors: ChalkInstance,
-): string {
+export function networkDetail(network: NetworkItem, colors: ChalkInstance): string {
   const containers = Object.values(network.Containers ?? {}).map(
     (endpoint) => `${endpoint.Name}: ${endpoint.IPv4Address || "no address"}`,
   );

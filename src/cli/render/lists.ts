@@ -1,13 +1,12 @@
 // The lists of one kind of item: images, networks, volumes, and the detail routes.
-import type Dockerode from "dockerode";
 import type { ChalkInstance } from "chalk";
-import type { ListDetailRoutesResult, VolumeItem } from "../../index.ts";
+import type { ListDetailRoutesResult, NetworkItem, VolumeItem } from "../../index.ts";
 import type { ImageItem } from "../../core/images.ts";
 import { formatBytes, formatLabels, renderTable, shortId, timeAgo } from "./format.ts";
 
 /** `docklens networks`: `docker network ls` plus subnet and creation time. */
 export function networksTable(
-  networks: Dockerode.NetworkInspectInfo[],
+  networks: NetworkItem[],
   colors: ChalkInstance,
   now = Date.now(),
 ): string {

@@ -1,8 +1,8 @@
 // The PORTS column, as docker ps words it.
-import type Dockerode from "dockerode";
+import type { Port } from "../../index.ts";
 
 /** A port as the container list shows it; container detail's ports are turned into these. */
-export type PortItem = Pick<Dockerode.Port, "PrivatePort" | "Type"> & {
+export type PortItem = Pick<Port, "PrivatePort" | "Type"> & {
   IP?: string;
   PublicPort?: number;
 };
