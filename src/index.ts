@@ -55,14 +55,16 @@ export type {
   HealthcheckResult,
   HealthConfig,
   HostConfig,
+  MountPoint,
+  Port,
+  PortBinding,
+} from "./core/container-types.ts";
+export type {
   ImageConfig,
   ImageItem,
   IPAMConfig,
-  MountPoint,
   NetworkContainer,
   NetworkItem,
-  Port,
-  PortBinding,
 } from "./core/engine-types.ts";
 export { DocklensError, isDocklensError } from "./core/errors.ts";
 export type { ErrorBody, ErrorCode } from "./core/errors.ts";

@@ -6,13 +6,14 @@ import {
   type ClusterRef,
 } from "./across-clusters.ts";
 import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
-import type { ContainerItem, InspectContainerResult, Override } from "./engine-types.ts";
+import type { ContainerItem, InspectContainerResult } from "./container-types.ts";
+import type { Override } from "./engine-types.ts";
 import { DocklensError, isDocklensError } from "./errors.ts";
 import { filteredCall, type ListOptions } from "./filters.ts";
 import { checkName } from "./names.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
 
-export type { ContainerItem, InspectContainerResult } from "./engine-types.ts";
+export type { ContainerItem, InspectContainerResult } from "./container-types.ts";
 
 /**
  * An item of the engine's `GET /containers/json`, as it comes: `Created` in Unix seconds, and
