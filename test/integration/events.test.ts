@@ -1,10 +1,8 @@
 import { request } from "node:http";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamEvents } from "../../src/core/events.ts";
 import { loadFleet, type Fleet } from "../../src/core/fleet.ts";
-import { docker, engines } from "./helpers.ts";
+import { alphaAndBravo, docker, engines, writeConfig } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
@@ -15,17 +13,9 @@ let fleet: Fleet;
 
 beforeAll(async () => {
   proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
-  const config = join(engines.tmp, "events.json");
-  await writeFile(
-    config,
-    JSON.stringify({
-      clusters: [
-        { name: "alpha", host: engines.hostA },
-        { id: 7, name: "bravo", host: engines.hostB },
-        { name: "linked", host: "127.0.0.1", port: proxy.port },
-      ],
-    }),
-  );
+  const config = await writeConfig("events.json", {
+    clusters: [...alphaAndBravo(), { name: "linked", host: "127.0.0.1", port: proxy.port }],
+  });
   fleet = await loadFleet({ configPath: config });
   server = await startServer({ log: false, fleet });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/fleet.ts";
 import { certificates } from "../support/certificates.ts";
-import { BIN, cli, engines } from "./helpers.ts";
+import { alphaAndBravo, BIN, cli, engines, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 /** Exposing serve safely: tokens that see only some clusters, on every route; HTTPS. */
@@ -18,20 +18,15 @@ let server: TestServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(engines.tmp, "exposing-"));
-  config = join(dir, "docklens.json");
-  await writeFile(
-    config,
-    JSON.stringify({
-      clusters: [
-        { name: "alpha", host: engines.hostA },
-        { id: 7, name: "bravo", host: engines.hostB },
-        { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 },
-      ],
-      tokens: [
-        { name: "team-a", sha256: sha256("team-a-secret"), clusters: ["alp*"] },
-        { name: "ops", env: "DOCKLENS_TEST_OPS_TOKEN", clusters: ["*"] },
-      ],
-    }),
+  const dead = { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 };
+  const tokens = [
+    { name: "team-a", sha256: sha256("team-a-secret"), clusters: ["alp*"] },
+    { name: "ops", env: "DOCKLENS_TEST_OPS_TOKEN", clusters: ["*"] },
+  ];
+  config = await writeConfig(
+    "docklens.json",
+    { clusters: [...alphaAndBravo(), dead], tokens },
+    dir,
   );
   process.env.DOCKLENS_TEST_OPS_TOKEN = "ops-secret";
   server = await startServer({

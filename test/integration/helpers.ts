@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
@@ -58,4 +59,19 @@ export async function docker(host: string, ...args: string[]): Promise<string> {
 /** `docker ... -q --no-trunc` as a sorted list. */
 export async function dockerIds(host: string, ...args: string[]): Promise<string[]> {
   return (await docker(host, ...args)).split("\n").filter(Boolean).sort();
+}
+
+/** The two Docker engines as the clusters alpha and bravo (id 7), as many tests name them. */
+export function alphaAndBravo(): Array<Record<string, unknown>> {
+  return [
+    { name: "alpha", host: engines.hostA },
+    { id: 7, name: "bravo", host: engines.hostB },
+  ];
+}
+
+/** Write the config file `name` into the suite's scratch dir (or `dir`); returns its path. */
+export async function writeConfig(name: string, body: object, dir = engines.tmp): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(body));
+  return path;
 }

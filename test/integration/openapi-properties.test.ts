@@ -1,11 +1,9 @@
 import { request } from "node:http";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/fleet.ts";
-import { engines } from "./helpers.ts";
+import { alphaAndBravo, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 /**
@@ -34,17 +32,9 @@ let ajv: Ajv2020;
 
 beforeAll(async () => {
   // The test engines without the hanging one, whose time limit would only slow the run down.
-  const config = join(engines.tmp, "properties.json");
-  await writeFile(
-    config,
-    JSON.stringify({
-      clusters: [
-        { name: "alpha", host: engines.hostA },
-        { id: 7, name: "bravo", host: engines.hostB },
-        { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 },
-      ],
-    }),
-  );
+  const config = await writeConfig("properties.json", {
+    clusters: [...alphaAndBravo(), { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 }],
+  });
   server = await startServer({ log: false, fleet: await loadFleet({ configPath: config }) });
   openapi = (await raw(server.port, "/openapi.json")).json;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });

@@ -1,7 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, engines } from "./helpers.ts";
+import { alphaAndBravo, cli, writeConfig } from "./helpers.ts";
 
 /**
  * A command that succeeds says nothing on stderr, on every Node version the suite runs on: Node
@@ -10,16 +8,7 @@ import { cli, engines } from "./helpers.ts";
  */
 let config: string;
 beforeAll(async () => {
-  config = join(engines.tmp, "quiet.json");
-  await writeFile(
-    config,
-    JSON.stringify({
-      clusters: [
-        { name: "alpha", host: engines.hostA },
-        { id: 7, name: "bravo", host: engines.hostB },
-      ],
-    }),
-  );
+  config = await writeConfig("quiet.json", { clusters: alphaAndBravo() });
 });
 
 const COMMANDS = [
