@@ -20,8 +20,9 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.strin
  * cost it ~75 ms in all before it has asked anything:
  * - dockerode loads gRPC and protobuf (BuildKit sessions) and tar-fs (build contexts); docklens
  *   never builds, so they become stubs that throw;
- * - ssh2 (docker-modem), child_process (commander: executable subcommands, docklens has none) and
- *   https (docker-modem, for TLS engines) load on first use;
+ * - ssh2 (docker-modem), child_process (commander: executable subcommands, docklens has none),
+ *   https (docker-modem, for TLS engines), stream (docker-modem: an abort signal on a response)
+ *   and zlib (dockerode: gzipped build contexts) load on first use;
  * - readable-stream 3 is a copy of Node 10's streams, for the one Duplex docker-modem makes;
  * - debug (docker-modem's log, off unless DEBUG=modem) would look for supports-color to pick 256
  *   colours; its basic colours do.
@@ -43,6 +44,8 @@ export function Client() { const Real = load("ssh2").Client; return new Real(); 
   ],
   ["commander/lib/command.js", "node:child_process", onFirstUse("node:child_process")],
   ["docker-modem/lib/http.js", "https", onFirstUse("https")],
+  ["docker-modem/lib/modem.js", "stream", onFirstUse("stream")],
+  ["dockerode/lib/util.js", "zlib", onFirstUse("zlib")],
   ["docker-modem/lib/http_duplex.js", "readable-stream", { external: "node:stream" }],
   ["debug/src/node.js", "supports-color", "module.exports = {};"],
 ];

@@ -36,8 +36,12 @@ const FLAGS: Record<string, string> = {
   filter: "--filter",
 };
 
-/** The commander program, from the command table; exported for tests of the usage text. */
-export function createProgram(): Command {
+/**
+ * The commander program, from the command table; exported for tests of the usage text. Given
+ * the first word of a run (`containers`), only that command's entries are made: the others
+ * would cost every run their options and help, and only help and suggestions read them.
+ */
+export function createProgram(command?: string): Command {
   const program = new Command("docklens")
     .description("Inspect many Docker engines at once, read-only.")
     .version(pkg.version, "-v, --version")
@@ -54,7 +58,8 @@ export function createProgram(): Command {
     ...rest.slice(3),
     ...SERVE_COMMANDS,
   ];
-  for (const spec of order) addCommand(program, spec);
+  const only = order.some((spec) => spec.name[0] === command) ? command : undefined;
+  for (const spec of order) if (!only || spec.name[0] === only) addCommand(program, spec);
   return program;
 }
 
@@ -95,7 +100,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
   });
-  const program = createProgram();
+  const program = createProgram(argv[2]);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride().configureOutput({
       outputError: (text, write) => write(`docklens: ${text.replace(/^error: /, "")}`),
