@@ -5,7 +5,7 @@ import { cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
 type Cluster = ClusterRecord & { docker: Record<string, any> };
 
 describe("docklens clusters", () => {
-  it("lists every cluster with the fields of D2, engine info and volume count", async () => {
+  it("lists every cluster with the record fields, engine info and volume count", async () => {
     const { clusters } = await cliJson<{ clusters: Cluster[] }>(["clusters"]);
     expect(clusters.map((c) => [c.id, c.name])).toEqual([
       [1, "alpha"],
@@ -152,7 +152,7 @@ describe("docklens detail cluster", () => {
 });
 
 describe("docklens detail", () => {
-  it("lists exactly the nine detail routes of spec rule 4", async () => {
+  it("lists exactly the nine detail routes", async () => {
     const { routes } = await cliJson<{
       routes: Array<{ path: string; methods: string[]; params: string[] }>;
     }>(["detail"]);

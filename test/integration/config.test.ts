@@ -23,7 +23,7 @@ const names = async (args: string[], options: Parameters<typeof cli>[1]) => {
 
 const one = (name: string) => JSON.stringify({ clusters: [{ name, host: engines.hostA }] });
 
-describe("config discovery (D11)", () => {
+describe("config discovery", () => {
   it("finds .docklensrc.json, docklens.config.yaml, .docklensrc (YAML) and package.json#docklens", async () => {
     expect(await names([], { cwd: await workdir({ ".docklensrc.json": one("from-rc") }) })).toEqual(
       ["from-rc"],
@@ -78,7 +78,7 @@ describe("config discovery (D11)", () => {
   });
 });
 
-describe("the embedded default (D11)", () => {
+describe("the embedded default", () => {
   it("is the cluster local, id 1, on DOCKER_HOST", async () => {
     const env = { DOCKER_HOST: engines.hostA };
     const result = await cli(["clusters", "--json"], { env });

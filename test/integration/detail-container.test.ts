@@ -35,14 +35,14 @@ describe("docklens detail container", () => {
     expect(detail.State).toMatchObject({ Status: "exited", Running: false, ExitCode: 3 });
   });
 
-  it("accepts the name with its leading slash, the full id and a unique id prefix (D6)", async () => {
+  it("accepts the name with its leading slash, the full id and a unique id prefix", async () => {
     const id = await docker(engines.hostA, "inspect", "-f", "{{.Id}}", "web");
     for (const name of ["/web", id, id.slice(0, 12)]) {
       expect((await cliJson<Detail>(["detail", "container", "alpha", name])).Id).toBe(id);
     }
   });
 
-  it("hides sensitive environment values unless asked (D15)", async () => {
+  it("hides sensitive environment values unless asked", async () => {
     const hidden = await cliJson<Detail>(["detail", "container", "alpha", "web"]);
     expect(hidden.Config.Env).toEqual(
       expect.arrayContaining(["DB_PASSWORD=<redacted>", "API_TOKEN=<redacted>", "PLAIN=visible"]),
@@ -86,7 +86,7 @@ describe("docklens detail container", () => {
     });
   });
 
-  it("rejects hostile names before any engine call (D7), as usage errors (exit 2)", async () => {
+  it("rejects hostile names before any engine call, as usage errors (exit 2)", async () => {
     for (const name of ["../../images/json", "web?all=1", "%2e%2e", "a/b", "..", "web#x", ""]) {
       const result = await cli([
         "detail",

@@ -39,7 +39,7 @@ describe("docklens networks", () => {
 });
 
 describe("docklens volumes", () => {
-  it("returns only Volumes, normalised as D5 says", async () => {
+  it("returns only Volumes, normalised as the interface says", async () => {
     const body = await cliJson<{ Volumes: Array<Record<string, any>> }>(["volumes", "alpha"]);
     expect(Object.keys(body)).toEqual(["Volumes"]);
     expect(body.Volumes.map((v) => v.Name).sort()).toEqual(

@@ -69,7 +69,7 @@ describe("routes 1–7 against real engines", () => {
     }
   });
 
-  it("/detail: the nine routes of spec rule 4", async () => {
+  it("/detail: the nine detail routes", async () => {
     const { json } = await get("/detail");
     conforms("RouteIndex", json);
     expect(json.routes).toHaveLength(9);
@@ -137,7 +137,7 @@ describe("routes 1–7 against real engines", () => {
   });
 });
 
-describe("errors (D10)", () => {
+describe("errors", () => {
   const cases: Array<[string, number, string, RegExp]> = [
     ["/list/nope/containers", 404, "CLUSTER_NOT_FOUND", /cluster "nope" not found/],
     ["/list/99/volumes", 404, "CLUSTER_NOT_FOUND", /cluster id 99 not found/],
@@ -202,7 +202,7 @@ describe("errors (D10)", () => {
   });
 });
 
-describe("hostile paths (D7) never reach another engine path", () => {
+describe("hostile paths never reach another engine path", () => {
   const cases: Array<[string, number, string]> = [
     ["/detail/alpha/container/..%2F..%2Fimages%2Fjson", 400, "INVALID_NAME"],
     ["/detail/alpha/container/..%2f..%2fcontainers%2fjson", 400, "INVALID_NAME"],
@@ -236,7 +236,7 @@ describe("hostile paths (D7) never reach another engine path", () => {
   });
 });
 
-describe("methods (D9)", () => {
+describe("methods", () => {
   for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]) {
     it(`${method} on a known path is 405 with Allow`, async () => {
       const response = await raw(server.port, "/list/alpha/containers", { method });
@@ -258,7 +258,7 @@ describe("methods (D9)", () => {
   });
 });
 
-describe("access (D13)", () => {
+describe("access", () => {
   it("wants the bearer token on every route but /healthz", async () => {
     const secured = await startServer({ token: "s3cret-token", log: false });
     try {

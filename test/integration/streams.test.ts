@@ -59,7 +59,7 @@ async function noEngineStreamsLeft(): Promise<number> {
   return countEngineStreams();
 }
 
-describe("logs (D8)", () => {
+describe("logs", () => {
   it("decodes the multiplexed stream into stdout and stderr lines, last 100 by default", async () => {
     const { status, json } = await get("/detail/alpha/container/web/logs");
     expect(status).toBe(200);
@@ -203,7 +203,7 @@ describe("logs (D8)", () => {
   });
 });
 
-describe("attach (D8)", () => {
+describe("attach", () => {
   it("streams live output as NDJSON { stream, text } and closes the engine stream when the client leaves", async () => {
     const { status, type, items } = await readStream("/detail/alpha/container/web/attach", 2);
     expect(status).toBe(200);
@@ -241,7 +241,7 @@ describe("attach (D8)", () => {
   });
 });
 
-describe("stats (D8)", () => {
+describe("stats", () => {
   it("gives one sample with a docker stats summary in range and the engine's body", async () => {
     const { status, json } = await get("/detail/alpha/container/web/stats");
     expect(status).toBe(200);
@@ -311,7 +311,7 @@ describe("stats (D8)", () => {
   });
 });
 
-describe("process (D8)", () => {
+describe("process", () => {
   it("lists the processes of a running container, ps_args passed through", async () => {
     const { status, json } = await get("/detail/alpha/container/web/process");
     expect(status).toBe(200);
@@ -334,7 +334,7 @@ describe("process (D8)", () => {
   });
 });
 
-describe("image, volume and network detail (D8)", () => {
+describe("image, volume and network detail", () => {
   it("takes an image reference raw, percent-encoded, or by id", async () => {
     const id = await docker(engines.hostA, "image", "inspect", "-f", "{{.Id}}", "local/busybox:1");
     for (const name of [
@@ -360,7 +360,7 @@ describe("image, volume and network detail (D8)", () => {
       expect((await get(`/detail/alpha/image/${name}`)).json.error.code, name).toBe("INVALID_NAME");
   });
 
-  it("gives a volume normalised as D5 says, and 404 VOLUME_NOT_FOUND", async () => {
+  it("gives a volume normalised as the interface says, and 404 VOLUME_NOT_FOUND", async () => {
     const { json } = await get("/detail/alpha/volume/data");
     expect(json).toMatchObject({
       Name: "data",

@@ -41,7 +41,7 @@ describe("an engine behind mutual TLS (the built CLI)", () => {
     expect(ids).toEqual(await dockerIds(engines.hostB, "ps", "-aq", "--no-trunc"));
   });
 
-  it("details the cluster as TLS (D2) with its engine's info, and never a key path", async () => {
+  it("details the cluster as TLS with its engine's info, and never a key path", async () => {
     const result = await cli([
       "detail",
       "cluster",

@@ -10,7 +10,7 @@ import { normalizeConfig } from "../../src/core/config-schema.ts";
 const cluster = (extra: Record<string, unknown> = {}) => ({ name: "a", host: "h", ...extra });
 
 describe("normalizeConfig", () => {
-  it("applies the defaults of D2, D11 and D12", () => {
+  it("applies the documented defaults", () => {
     const config = normalizeConfig(
       {
         clusters: [

@@ -28,7 +28,7 @@ const statuses = {
 };
 const errno = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
 
-describe("translateEngineError (D10)", () => {
+describe("translateEngineError", () => {
   it.each([
     [
       "a time limit",
@@ -120,7 +120,7 @@ describe("translateEngineError (D10)", () => {
     expect(translateEngineError(error, cluster, { timedOut: true })).toBe(error);
   });
 
-  it("serialises to the body of D10", () => {
+  it("serialises to the error body", () => {
     expect(
       JSON.parse(JSON.stringify(new DocklensError("ROUTE_NOT_FOUND", "no route GET /x"))),
     ).toEqual({ code: "ROUTE_NOT_FOUND", message: "no route GET /x" });

@@ -11,7 +11,7 @@ import {
   type EngineVolume,
 } from "../../src/core/volumes.ts";
 
-describe("toContainerItem (D4)", () => {
+describe("toContainerItem", () => {
   it.each([
     [0, "1970-01-01T00:00:00.000Z"],
     [1763700000, "2025-11-21T04:40:00.000Z"],
@@ -92,7 +92,7 @@ describe("splitColumns: Podman's top, one string a line, in Docker's columns", (
   });
 });
 
-describe("normalizeVolume (D5)", () => {
+describe("normalizeVolume", () => {
   it.each([
     [
       "null labels become {}",
@@ -119,7 +119,7 @@ describe("normalizeVolume (D5)", () => {
   });
 });
 
-describe("redactEnv (D15)", () => {
+describe("redactEnv", () => {
   it.each([
     ["DB_PASSWORD=hunter2", "DB_PASSWORD=<redacted>"],
     ["api_token=x", "api_token=<redacted>"],
@@ -136,7 +136,7 @@ describe("redactEnv (D15)", () => {
   });
 });
 
-describe("checkName (D7)", () => {
+describe("checkName", () => {
   it.each([
     ["container", "web", "web"],
     ["container", "/web", "web"],
@@ -173,7 +173,7 @@ describe("listDetailRoutes", () => {
     expect(DETAIL_ROUTES.filter((path) => !served.has(path))).toEqual([]);
   });
 
-  it("lists the nine routes of spec rule 4 with their params", () => {
+  it("lists the nine detail routes with their params", () => {
     const { routes } = listDetailRoutes();
     expect(routes.map((route) => [route.path, route.params.join(",")])).toEqual([
       ["/detail/cluster/:clusterid", "clusterid"],

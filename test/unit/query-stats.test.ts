@@ -55,7 +55,7 @@ describe("parseTime", () => {
 });
 
 describe("parseLogsQuery", () => {
-  it("has the defaults of D8", () => {
+  it("has the documented defaults of the logs route", () => {
     expect(parseLogsQuery({}, NOW)).toEqual({
       tail: 100,
       stream: "both",
@@ -198,7 +198,7 @@ describe("summarizeStats, as docker stats computes it", () => {
   });
 });
 
-describe("checkImageReference (D7)", () => {
+describe("checkImageReference", () => {
   it.each([
     ["busybox", "busybox"],
     ["local/busybox:1", "local%2Fbusybox%3A1"],
