@@ -32,7 +32,8 @@ function logsQuery(options: LogsOptions): Record<string, string> {
   };
 }
 
-export const COMMANDS = [
+/** The lists of one cluster, and `clusters`. */
+export const LIST_COMMANDS = [
   defineCommand<CommandOptions, ListClustersResult & { unhealthy?: Map<number, number> }>({
     name: ["clusters"],
     description: "list the clusters with their engine information",
@@ -119,6 +120,10 @@ export const COMMANDS = [
       }),
     view: (render) => (result, colors) => render.volumesTable(result.Volumes, colors),
   }),
+];
+
+/** The config, the detail of one item, and a container's logs, stats, processes and output. */
+export const ITEM_COMMANDS = [
   defineCommand({
     name: ["config"],
     description: "show the config file used (or why none) and where each cluster came from",

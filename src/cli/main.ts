@@ -3,7 +3,7 @@
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import { ACROSS_COMMANDS } from "./across-commands.ts";
-import { COMMANDS } from "./commands.ts";
+import { ITEM_COMMANDS, LIST_COMMANDS } from "./commands.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 import { COMMON_OPTIONS, examples } from "./define.ts";
 import type { AnyCommandSpec, CommandOptions } from "./spec.ts";
@@ -49,15 +49,8 @@ export function createProgram(command?: string): Command {
     .showSuggestionAfterError()
     .addHelpText("after", EXAMPLES)
     .hook("preAction", inheritOptions);
-  const [clusters, ...rest] = COMMANDS;
-  // `clusters` first, the commands across clusters after `volumes`, as the help lists them.
-  const order = [
-    clusters!,
-    ...rest.slice(0, 3),
-    ...ACROSS_COMMANDS,
-    ...rest.slice(3),
-    ...SERVE_COMMANDS,
-  ];
+  // In the order the help lists them.
+  const order = [...LIST_COMMANDS, ...ACROSS_COMMANDS, ...ITEM_COMMANDS, ...SERVE_COMMANDS];
   const only = order.some((spec) => spec.name[0] === command) ? command : undefined;
   for (const spec of order) if (!only || spec.name[0] === only) addCommand(program, spec);
   return program;

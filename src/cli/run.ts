@@ -22,7 +22,7 @@ export async function run(
   args: unknown[],
   options: CommandOptions,
 ): Promise<void> {
-  type T = unknown;
+  // main.ts runs only entries with a core call here.
   const query = spec.call!;
   const hooks = spec.hooks?.(args, options) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
@@ -36,11 +36,11 @@ export async function run(
     const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
     const view = render && spec.view!(render, options);
     const colors = render?.createColors();
-    const text = (item: T, whole: boolean) =>
+    const text = (item: unknown, whole: boolean) =>
       view
         ? view(item, colors!)
         : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
-    const warn = (item: T) =>
+    const warn = (item: unknown) =>
       view && hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);
