@@ -90,28 +90,52 @@ const MODEM_EDITS: Array<[string, string]> = [
 ];
 
 const REPLACED = "\0docklens-replaced:";
-
-/** A static import of a Node built-in in the bundle's output: `import{a as b}from"node:fs";`. */
-const BUILTIN_IMPORT =
-  /\bimport\s*(?:\{([^}]*)\}|([\w$]+)|\*\s*as\s+([\w$]+))\s*from\s*["'](node:[\w/]+)["'];?/g;
+const MODEM = /node_modules[\\/]docker-modem[\\/]lib[\\/]modem\.js$/;
+/** Exactly the requests some replacement names, so that the bundler asks the plugin of no other. */
+const REQUESTS = new RegExp(
+  `^(?:${[...new Set(REPLACEMENTS.map(([, request]) => request))]
+    .map((request) => request.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+    .join("|")})$`,
+);
 
 /**
- * The same import without its ESM namespace: Node builds a built-in's namespace by reading every
- * export, and some exports load modules on first read. `import ... from "node:http"` costs a run
- * ~30 ms on Node 24 (it loads undici for `WebSocket`), `node:fs` and `node:util` ~3 ms each;
- * `process.getBuiltinModule` (Node 20.16) returns the module itself.
+ * A static import of a Node built-in, as the bundler writes one at the start of a line:
+ * `import{a as b}from"node:fs";`, `import fs from "node:fs";`, `import fs, { a } from "node:fs";`.
+ */
+const BUILTIN_IMPORT =
+  /^import\s*([\w$]+)?\s*,?\s*(?:\{([^}]*)\})?\s*from\s*["'](node:[\w/]+)["'];?/gm;
+/** Any import of a built-in left after the rewrite: only namespaces (`* as x`) may stay. */
+const LEFT_IMPORT = /^import(?!\s*\*)[^;'"]*from\s*["']node:/m;
+
+/**
+ * The same imports without their ESM namespaces: Node builds a built-in's namespace by reading
+ * every export, and some exports load modules on first read (`node:http`'s loads undici, about
+ * 25 ms of a run on Node 24; `node:fs` and `node:util` cost ~3 ms each).
+ * `process.getBuiltinModule` (Node 20.16) returns the module itself, which is also what a default
+ * import of a built-in gives. A namespace import (`* as x`) stays as it is, for its `default`.
  */
 export function withoutBuiltinNamespaces(code: string): string {
-  return code.replace(BUILTIN_IMPORT, (_, named: string, only: string, all: string, id: string) => {
-    // globalThis: the import may itself bind the name `process`.
-    const module = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
-    if (!named) return `const ${only ?? all}=${module};`;
-    const fields = named
-      .split(",")
-      .filter((field) => field.trim())
-      .map((field) => field.trim().replace(/^(\S+)\s+as\s+(\S+)$/, "$1:$2"));
-    return `const{${fields.join(",")}}=${module};`;
-  });
+  const rewritten = code.replace(
+    BUILTIN_IMPORT,
+    (whole, only: string | undefined, named: string | undefined, id: string) => {
+      if (only === undefined && named === undefined) return whole;
+      // globalThis: the import may itself bind the name `process`.
+      const module = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
+      const whole$ = only ? [only] : [];
+      const fields: string[] = [];
+      for (const field of (named ?? "").replace(/\/\*[^]*?\*\/|\/\/.*$/gm, "").split(",")) {
+        const [name, alias = name] = field.trim().split(/\s+as\s+/);
+        if (!name) continue;
+        if (name === "default") whole$.push(alias!);
+        else fields.push(alias === name ? name : `${name}:${alias}`);
+      }
+      const bindings = [...whole$, ...(fields.length ? [`{${fields.join(",")}}`] : [])];
+      return bindings.map((binding) => `const ${binding}=${module};`).join("");
+    },
+  );
+  if (LEFT_IMPORT.test(rewritten))
+    throw new Error(`${LEFT_IMPORT.exec(rewritten)![0]}…: a form of import the build cannot read`);
+  return rewritten;
 }
 
 /**
@@ -130,6 +154,7 @@ export function lighterDependencies(): Plugin {
     resolveId: {
       // Before the dependency plugin, which would mark ssh2 external and keep its eager require.
       order: "pre",
+      filter: { id: REQUESTS },
       handler(source, importer) {
         const from = importer?.replaceAll("\\", "/") ?? "";
         const index = REPLACEMENTS.findIndex(
@@ -143,18 +168,20 @@ export function lighterDependencies(): Plugin {
           : { id: replacement.external, external: true };
       },
     },
-    load(id) {
-      if (!id.startsWith(REPLACED)) return null;
-      return REPLACEMENTS[Number(id.slice(REPLACED.length))]![2] as string;
+    load: {
+      filter: { id: /^\0docklens-replaced:/ },
+      handler: (id) => REPLACEMENTS[Number(id.slice(REPLACED.length))]![2] as string,
     },
-    transform(code, id) {
-      if (!id.replaceAll("\\", "/").endsWith("node_modules/docker-modem/lib/modem.js")) return null;
-      modemEdited = true;
-      return MODEM_EDITS.reduce((edited, [from, to]) => {
-        if (!edited.includes(from))
-          fail(`docker-modem's modem.js no longer says: ${from.split("\n")[0]}`);
-        return edited.replace(from, to);
-      }, code);
+    transform: {
+      filter: { id: MODEM },
+      handler(code) {
+        modemEdited = true;
+        return MODEM_EDITS.reduce((edited, [from, to]) => {
+          if (!edited.includes(from))
+            fail(`docker-modem's modem.js no longer says: ${from.split("\n")[0]}`);
+          return edited.replace(from, to);
+        }, code);
+      },
     },
     renderChunk(code, chunk) {
       // Declarations import types, which need no module at run time.

@@ -1,5 +1,6 @@
-// The commands on one cluster or one item, as a table: each entry says its words, arguments,
-// options and examples, the core call it makes and the view that prints the result.
+// The commands of one cluster (its lists, an item's detail, a container's streams) and `clusters`,
+// as a table: each entry says its words, arguments, options and examples, the core call it makes
+// and the view that prints the result.
 import type { ListClustersResult } from "../core/clusters.ts";
 import {
   CLUSTER_ARG,

@@ -27,7 +27,7 @@ export const CLUSTERS_ARG: [string, string] = [
 ];
 export const CONTAINER_ARG: [string, string] = ["<container>", "container name, id or id prefix"];
 
-/** `--config` and `--json`, which every command but serve takes. */
+/** `--config` and `--json`, which every command takes but the `bare` ones (serve, token). */
 export const COMMON_OPTIONS: OptionSpec[] = [
   {
     flags: "-c, --config <path>",

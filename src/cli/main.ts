@@ -61,7 +61,12 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
   const parent = spec.name
     .slice(0, -1)
     .reduce((command, word) => command.commands.find((sub) => sub.name() === word)!, program);
-  const command = parent.command(spec.name.at(-1)!).description(spec.description);
+  // Commander hands a parent's allowExcessArguments down to the commands made after it: each
+  // command refuses arguments it does not take, as docker's do.
+  const command = parent
+    .command(spec.name.at(-1)!)
+    .description(spec.description)
+    .allowExcessArguments(false);
   // With subcommands and an action of its own, commander takes a misspelt subcommand for an
   // argument: `detail containr` is caught in the action instead.
   if (parent !== program) parent.allowExcessArguments();

@@ -96,7 +96,7 @@ async function watch(
 }
 
 /** What the config load skipped (a docker context docklens cannot use): one line each on stderr. */
-export function printWarnings(warnings: readonly string[]): void {
+function printWarnings(warnings: readonly string[]): void {
   for (const warning of warnings) process.stderr.write(`docklens: warning: ${warning}\n`);
 }
 

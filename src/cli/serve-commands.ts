@@ -61,6 +61,7 @@ export const SERVE_COMMANDS = [
       ['printf %s "$TOKEN" | docklens token hash'],
       ["openssl rand -hex 32 | tee ops.token | docklens token hash", "a new token, and its hash"],
     ],
-    action: async () => (await import("./serve.ts")).hashToken(),
+    action: async (_, __, command) =>
+      (await import("./serve.ts")).hashToken((message) => command.error(message, { exitCode: 2 })),
   }),
 ];

@@ -29,7 +29,7 @@ export async function createEngineClient(
 ): Promise<EngineClient> {
   const { default: Docker } = await import("dockerode");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
-  // of them loads undici (fetch, WebSocket), which costs a CLI run 10-20 ms.
+  // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.
   const http = process.getBuiltinModule("node:http");
   // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
   // SSH engines speak plain HTTP through the SSH agent below.

@@ -99,6 +99,18 @@ describe("every placement of an option that --help allows", () => {
       "docklens: unknown command 'containr' for 'detail'\n(Did you mean container?)\n",
     );
   });
+
+  it("an argument too many is a usage error, on every detail subcommand as elsewhere", async () => {
+    for (const args of [
+      ["detail", "cluster", "alpha", "x"],
+      ["detail", "image", "alpha", "local/busybox:1", "x"],
+      ["logs", "alpha", "web", "x"],
+    ]) {
+      const result = await withConfig(...args);
+      expect(result).toMatchObject({ code: 2, stdout: "" });
+      expect(result.stderr).toMatch(/^docklens: too many arguments for '\w+'/);
+    }
+  });
 });
 
 describe("an id prefix that several containers share", () => {

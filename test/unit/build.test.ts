@@ -25,39 +25,47 @@ describe("the build's replacements in dependencies", () => {
     ).toThrow(/docker-modem's modem\.js no longer says: debug\('Sending/);
   });
 
-  it("leave other files alone", () => {
-    const plugin = lighterDependencies();
+  it("leave other files alone, and are asked of no other", () => {
+    const plugin = lighterDependencies() as unknown as Record<string, { filter: { id: RegExp } }>;
     expect(hook(plugin, "resolveId")("tar-fs", "/x/node_modules/other/index.js")).toBeNull();
-    expect(hook(plugin, "transform")("code", "/x/node_modules/other/index.js")).toBeNull();
+    expect(plugin.resolveId!.filter.id.test("lodash")).toBe(false);
+    expect(plugin.resolveId!.filter.id.test("tar-fs")).toBe(true);
+    expect(plugin.transform!.filter.id.test("/x/node_modules/other/index.js")).toBe(false);
+    expect(plugin.transform!.filter.id.test("/x/node_modules/docker-modem/lib/modem.js")).toBe(
+      true,
+    );
   });
 });
 
 describe("imports of Node built-ins in the bundle", () => {
+  const get = (id: string) => `globalThis.process.getBuiltinModule("${id}");`;
   it.each([
-    [
-      'import{readFileSync as t}from"node:fs";',
-      'const{readFileSync:t}=globalThis.process.getBuiltinModule("node:fs");',
-    ],
+    ['import{readFileSync as t}from"node:fs";', `const {readFileSync:t}=${get("node:fs")}`],
     [
       'import{dirname as a,join as o}from"node:path";x()',
-      'const{dirname:a,join:o}=globalThis.process.getBuiltinModule("node:path");x()',
+      `const {dirname:a,join:o}=${get("node:path")}x()`,
     ],
+    ['import { once } from "node:events";', `const {once}=${get("node:events")}`],
+    ['import process from "node:process";', `const process=${get("node:process")}`],
+    ['import { default as fs } from "node:fs";', `const fs=${get("node:fs")}`],
     [
-      'import{once}from"node:events";',
-      'const{once}=globalThis.process.getBuiltinModule("node:events");',
+      'import fs, { statSync as s } from "node:fs";',
+      `const fs=${get("node:fs")}const {statSync:s}=${get("node:fs")}`,
     ],
-    [
-      'import process from "node:process";',
-      'const process=globalThis.process.getBuiltinModule("node:process");',
-    ],
-    [
-      'import * as fs$1 from "node:fs";',
-      'const fs$1=globalThis.process.getBuiltinModule("node:fs");',
-    ],
+    ['import { a, /* why */ b } from "node:fs";', `const {a,b}=${get("node:fs")}`],
+    // A namespace keeps its `default`; code elsewhere in a line, or in a string, is no import.
+    ['import * as fs$1 from "node:fs";', 'import * as fs$1 from "node:fs";'],
     ['import{x}from"./chunk.mjs";', 'import{x}from"./chunk.mjs";'],
     ['const a = import("node:fs");', 'const a = import("node:fs");'],
+    ['const s = `import {a} from "node:fs"`;', 'const s = `import {a} from "node:fs"`;'],
   ])("%s", (code, expected) => {
     expect(withoutBuiltinNamespaces(code)).toBe(expected);
+  });
+
+  it("fail the build on a form they cannot read", () => {
+    expect(() => withoutBuiltinNamespaces('import fs, * as all from "node:fs";')).toThrow(
+      "a form of import the build cannot read",
+    );
   });
 
   it("give the same module the import gave", async () => {

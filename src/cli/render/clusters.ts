@@ -1,6 +1,6 @@
 // Clusters: the list, one cluster's detail, the config they came from, and drift between them.
 import type { ChalkInstance } from "chalk";
-import type { ClusterRecord, InspectClusterResult } from "../../index.ts";
+import type { ClusterRecord, InspectClusterResult } from "../../core/clusters.ts";
 import type { DescribeConfigResult } from "../../core/clusters.ts";
 import type { ListDriftResult } from "../../core/drift.ts";
 import { formatBytes, formatHostPort, renderFields, renderTable, shortId } from "./format.ts";

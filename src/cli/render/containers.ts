@@ -26,7 +26,7 @@ export function colorState(
 }
 
 /** The columns of `docker ps`. */
-export const CONTAINER_COLUMNS = [
+const CONTAINER_COLUMNS = [
   "CONTAINER ID",
   "IMAGE",
   "COMMAND",
@@ -37,7 +37,7 @@ export const CONTAINER_COLUMNS = [
 ];
 
 /** A row of {@link CONTAINER_COLUMNS}; `full` keeps ids and commands whole (`--no-trunc`). */
-export function containerRow(
+function containerRow(
   container: ContainerItem,
   colors: ChalkInstance,
   now = Date.now(),
@@ -60,7 +60,7 @@ export function containerRow(
 }
 
 /** A container's names without their leading `/`, as docker ps shows them. */
-export function containerName(container: Pick<ContainerItem, "Names">): string {
+function containerName(container: Pick<ContainerItem, "Names">): string {
   return container.Names.map((name) => name.replace(/^\//, "")).join(",");
 }
 

@@ -1,12 +1,10 @@
 // What arrives line by line or sample by sample: logs, attach, stats, events; and top's table.
 import type { ChalkInstance } from "chalk";
-import type {
-  AttachLine,
-  ListProcessesResult,
-  OutputLine,
-  ReadLogsResult,
-  StatsSample,
-} from "../../index.ts";
+import type { AttachLine } from "../../core/attach.ts";
+import type { OutputLine } from "../../core/container-output.ts";
+import type { ReadLogsResult } from "../../core/logs.ts";
+import type { ListProcessesResult } from "../../core/processes.ts";
+import type { StatsSample } from "../../core/stats.ts";
 import type { ClusterEvent, EventStatus } from "../../core/events.ts";
 import { formatBytes, renderTable, shortId } from "./format.ts";
 
@@ -42,7 +40,7 @@ export function createStatsView(
 }
 
 /** The columns of `docker stats`. */
-export function statsTable(sample: StatsSample, colors: ChalkInstance): string {
+function statsTable(sample: StatsSample, colors: ChalkInstance): string {
   const { summary, raw } = sample;
   const percent = (value: number) => `${value.toFixed(2)}%`;
   const pair = (a: number, b: number) => `${formatBytes(a)} / ${formatBytes(b)}`;
