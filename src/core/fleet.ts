@@ -17,12 +17,16 @@ export interface EngineSlot {
   failures: Map<ErrorCode, number>;
 }
 
+/** Marks a fleet {@link createFleet} made: one built by hand has no engine clients. */
+const MADE: unique symbol = Symbol("docklens fleet");
+
 /**
  * The fleet: the configured clusters and their engine connections, each client created on first
  * use and reused. Every core operation is given one, made by {@link createFleet} or
  * {@link loadFleet} (or a copy of one with another `config`).
  */
 export interface Fleet {
+  readonly [MADE]: true;
   readonly config: DocklensConfig;
   /** The call limiter and read coalescer of a cluster. */
   slot(cluster: ClusterConfig): EngineSlot;
@@ -74,6 +78,7 @@ export function createFleet(config: DocklensConfig): Fleet {
   const clients = new Map<string, Promise<EngineClient>>();
   const slots = new Map<number, EngineSlot>();
   const fleet: EngineFleet = {
+    [MADE]: true,
     config,
     async engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;

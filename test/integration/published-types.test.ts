@@ -22,6 +22,7 @@ const CONSUMER = `import {
   type ContainerItem,
   type DockerInfo,
   type DocklensConfigInput,
+  type Fleet,
   type InspectContainerResult,
 } from "docklens";
 import { createApp, type CreateAppOptions } from "docklens/server";
@@ -69,10 +70,12 @@ try {
 
 // @ts-expect-error the engine clients are docklens's own business
 void fleet.engine;
+// @ts-expect-error a fleet is made by loadFleet or createFleet, never by hand
+const handmade: Fleet = { config: fleet.config, slot: fleet.slot, close() {} };
 
 const options: CreateAppOptions = { fleet, token: "secret", log: false };
 const app = createApp(options);
-console.log(env, health, runningText, image.RepoTags, subnets, info, config, typo, app);
+console.log(env, health, runningText, image.RepoTags, subnets, info, config, typo, app, handmade);
 fleet.close();
 `;
 
