@@ -1,5 +1,6 @@
-import { createServer, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import { toNodeListener } from "h3";
+import { countEngineStreams } from "../../src/core/engine-stream.ts";
 import { loadFleet } from "../../src/core/fleet.ts";
 import {
   createApp,
@@ -73,4 +74,49 @@ export function raw(
     req.on("error", reject);
     req.end();
   });
+}
+
+/** Open an NDJSON stream, collect `count` objects, then leave as a client would (or wait for its end). */
+export function readStream(
+  port: number,
+  path: string,
+  count = Infinity,
+  timeoutMs = 15_000,
+): Promise<{ status: number; type: string | undefined; items: any[]; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const items: any[] = [];
+    let pending = "";
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`no ${count} items from ${path} in ${timeoutMs} ms (got ${items.length})`),
+        ),
+      timeoutMs,
+    );
+    const req = request({ host: "127.0.0.1", port, path }, (res: IncomingMessage) => {
+      const done = (ended: boolean) => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode!, type: res.headers["content-type"], items, ended });
+      };
+      res.on("data", (chunk: Buffer) => {
+        const lines = (pending + chunk.toString()).split("\n");
+        pending = lines.pop()!;
+        items.push(...lines.filter(Boolean).map((line) => JSON.parse(line)));
+        if (items.length >= count) {
+          req.destroy();
+          done(false);
+        }
+      });
+      res.on("end", () => done(true));
+    });
+    req.on("error", (error) => (items.length >= count ? undefined : reject(error)));
+    req.end();
+  });
+}
+
+/** Engine streams drain asynchronously after a client leaves; wait for none to be open. */
+export async function noEngineStreamsLeft(): Promise<number> {
+  for (let i = 0; i < 50 && countEngineStreams() > 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  return countEngineStreams();
 }

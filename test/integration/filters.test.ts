@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
+import { raw, startServer, type TestServer } from "./server-helpers.ts";
+
+/** docker's filters on every list, compared with the docker CLI's own on the same engine. */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ log: false });
+});
+afterAll(() => server.close());
+
+const get = (path: string) => raw(server.port, path);
+const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
+type Item = { Id: string; Names: string[]; State: string };
+const ids = (items: Array<{ Id: string }>) => items.map((item) => item.Id).sort();
+
+describe("docker's filters", () => {
+  it.each([
+    ["status=exited"],
+    ["health=unhealthy"],
+    ["health=healthy"],
+    ["label=app=web"],
+    ["label=com.docker.compose.project"],
+    ["name=web"],
+    ["ancestor=local/app:1"],
+    ["exited=3"],
+    ["status=paused"],
+  ])("containers --filter %s means what docker ps --filter means", async (filter) => {
+    const body = await cliJson<{ containers: Item[] }>(["containers", "alpha", "--filter", filter]);
+    expect(ids(body.containers)).toEqual(
+      await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc", "--filter", filter),
+    );
+    const http = await get(`/list/alpha/containers?filter=${encodeURIComponent(filter)}`);
+    expect(ids(http.json.containers)).toEqual(ids(body.containers));
+  });
+
+  it("repeated filters combine as docker's do, on images, volumes and networks too", async () => {
+    const both = await cliJson<{ containers: Item[] }>([
+      "containers",
+      "alpha",
+      "--filter",
+      "status=running",
+      "--filter",
+      "label=app",
+    ]);
+    expect(ids(both.containers)).toEqual(
+      await dockerIds(
+        engines.hostA,
+        "ps",
+        "-aq",
+        "--no-trunc",
+        "--filter",
+        "status=running",
+        "--filter",
+        "label=app",
+      ),
+    );
+    const images = await cliJson<{ images: Array<{ Id: string }> }>([
+      "images",
+      "alpha",
+      "--filter",
+      "reference=local/app",
+    ]);
+    expect(ids(images.images)).toEqual([
+      ...new Set(
+        await dockerIds(
+          engines.hostA,
+          "images",
+          "-q",
+          "--no-trunc",
+          "--filter",
+          "reference=local/app",
+        ),
+      ),
+    ]);
+    const volumes = await cliJson<{ Volumes: Array<{ Name: string }> }>([
+      "volumes",
+      "alpha",
+      "--filter",
+      "label=purpose",
+    ]);
+    expect(volumes.Volumes.map((v) => v.Name)).toEqual(
+      (await docker(engines.hostA, "volume", "ls", "-q", "--filter", "label=purpose")).split("\n"),
+    );
+    const networks = await cliJson<{ networks: Array<{ Name: string }> }>([
+      "networks",
+      "alpha",
+      "--filter",
+      "name=lens",
+    ]);
+    expect(networks.networks.map((n) => n.Name)).toEqual(["lens-net"]);
+    expect((await get("/list/alpha/volumes?filter=dangling%3Dtrue&other=ignored")).status).toBe(
+      200,
+    );
+  });
+
+  it("an unknown key or malformed value is a usage error / 400 INVALID_QUERY naming the allowed keys", async () => {
+    const unknown = await withConfig("containers", "alpha", "--filter", "colour=red");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^docklens: --filter: unknown filter "colour" for containers; known: ancestor, before, .*status, volume\n$/,
+    );
+    for (const [path, message] of [
+      [
+        "/list/alpha/containers?filter=status%3Dbogus",
+        /^filter: status: expected created, restarting/,
+      ],
+      [
+        "/list/alpha/images?filter=nokey",
+        /^filter: unknown filter "nokey" for images; known: before, dangling/,
+      ],
+      [
+        "/list/alpha/containers?filter=before%3Dnope",
+        /^filter: the engine refused it: no such container nope/,
+      ],
+      [
+        "/list/alpha/networks?filter=scope%3Dgalaxy",
+        /^filter: scope: expected swarm, global, local/,
+      ],
+    ] as const) {
+      const response = await get(path);
+      expect(response.status, path).toBe(400);
+      expect(response.json.error).toEqual({
+        code: "INVALID_QUERY",
+        message: expect.stringMatching(message),
+      });
+    }
+  });
+});

@@ -1,0 +1,261 @@
+// What the integration tests find on the engines: containers in every state, a compose project
+// over two engines, images that drift and images that do not, volumes and networks.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { freePort } from "../support/ports.ts";
+
+const run = promisify(execFile);
+
+export const IMAGE = "local/busybox:1";
+
+/** A container that writes to stdout and stderr once a second, for logs and attach. */
+const TICKER = 'i=0; while true; do i=$((i+1)); echo "out $i"; echo "err $i" >&2; sleep 1; done';
+
+export async function docker(host: string, ...args: string[]): Promise<string> {
+  return (await run("docker", ["-H", host, ...args])).stdout.trim();
+}
+
+export async function fixturesA(host: string): Promise<void> {
+  await docker(
+    host,
+    "network",
+    "create",
+    "--driver",
+    "bridge",
+    "--subnet",
+    "192.0.2.0/24",
+    "--gateway",
+    "192.0.2.1",
+    "--label",
+    "team=ops",
+    "lens-net",
+  );
+  // Published on loopback ports nothing listens on (no userland proxy binds them), in an order docker would not sort.
+  const [http, dns] = await Promise.all([freePort(), freePort()]);
+  await Promise.all([
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "web",
+      "--network",
+      "lens-net",
+      "--ip",
+      "192.0.2.10",
+      "--expose",
+      "9090",
+      "-p",
+      `127.0.0.1:${dns}:8053/udp`,
+      "-p",
+      `127.0.0.1:${http}:8080`,
+      "-l",
+      "app=web",
+      "-l",
+      "tier=front",
+      "-e",
+      "DB_PASSWORD=hunter2",
+      "-e",
+      "API_TOKEN=abc123",
+      "-e",
+      "PLAIN=visible",
+      IMAGE,
+      "sh",
+      "-c",
+      TICKER,
+    ),
+    // Health: one whose probe always fails (unhealthy within a second or two), one still starting.
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "sick",
+      "-l",
+      "app=sick",
+      "--health-cmd",
+      "echo probe failed; exit 1",
+      "--health-interval",
+      "1s",
+      "--health-retries",
+      "1",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "starting",
+      "--health-cmd",
+      "true",
+      "--health-interval",
+      "1h",
+      "--health-start-period",
+      "1h",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "fine",
+      "--health-cmd",
+      "true",
+      "--health-interval",
+      "1s",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    // One service of the compose project "shop", whose other service runs on B.
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "shop-web",
+      "-l",
+      "com.docker.compose.project=shop",
+      "-l",
+      "com.docker.compose.service=web",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+    docker(host, "run", "-d", "--name", "frozen", IMAGE, "sleep", "100000").then(() =>
+      docker(host, "pause", "frozen"),
+    ),
+    docker(
+      host,
+      "run",
+      "--name",
+      "failed",
+      "-l",
+      "app=failed",
+      IMAGE,
+      "sh",
+      "-c",
+      "echo bye; exit 3",
+    ).catch(() => undefined),
+    docker(host, "create", "--name", "fresh", "-l", "app=fresh", IMAGE, "true"),
+    docker(host, "volume", "create", "--label", "purpose=data", "--label", "empty=", "data"),
+    docker(
+      host,
+      "volume",
+      "create",
+      "--opt",
+      "type=tmpfs",
+      "--opt",
+      "device=tmpfs",
+      "--opt",
+      "o=size=1m",
+      "--label",
+      "kind=tmp",
+      "scratch",
+    ),
+    docker(host, "volume", "create", "plain"),
+  ]);
+}
+
+/** Wait until the health of `container` is `status`. */
+export async function waitForHealth(
+  host: string,
+  container: string,
+  status: string,
+): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await docker(host, "inspect", "-f", "{{.State.Health.Status}}", container)) === status)
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${container} did not become ${status} in 20 s`);
+}
+
+/** Wait until `container` has logged at least `lines` lines, so that log tests have something to read. */
+export async function waitForLogs(host: string, container: string, lines: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { stdout, stderr } = await run("docker", ["-H", host, "logs", container]);
+    if ((stdout + stderr).split("\n").filter(Boolean).length >= lines) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${container} did not log ${lines} lines in 20 s`);
+}
+
+export async function fixturesB(host: string): Promise<void> {
+  await Promise.all([
+    docker(host, "run", "-d", "--name", "b-one", IMAGE, "sleep", "100000"),
+    docker(host, "create", "--name", "b-two", IMAGE, "true"),
+    // A TTY container: its output is not multiplexed.
+    docker(
+      host,
+      "run",
+      "-d",
+      "-t",
+      "--name",
+      "b-tty",
+      IMAGE,
+      "sh",
+      "-c",
+      'i=0; while true; do i=$((i+1)); echo "tty $i"; sleep 1; done',
+    ),
+    docker(host, "volume", "create", "b-vol"),
+    // One service of the compose project "shop", whose other service runs on A.
+    docker(
+      host,
+      "run",
+      "-d",
+      "--name",
+      "shop-db",
+      "-l",
+      "com.docker.compose.project=shop",
+      "-l",
+      "com.docker.compose.service=db",
+      IMAGE,
+      "sleep",
+      "100000",
+    ),
+  ]);
+}
+
+/**
+ * What both engines run, for the views across clusters: `local/app:1` imported on each by itself,
+ * so one reference names two different images (drift); `local/same:1` saved on A and loaded on
+ * B, so it names the same image on both; a container of each on each engine.
+ */
+export async function sharedImages(hostA: string, hostB: string): Promise<void> {
+  const tiny = (host: string, reference: string) =>
+    run("bash", [
+      "-c",
+      `d=$(mktemp -d) && echo "${host}" > "$d/app" && tar -C "$d" -c . | docker -H "${host}" import -c 'CMD ["/app"]' - ${reference} && rm -rf "$d"`,
+    ]);
+  await Promise.all([
+    tiny(hostA, "local/app:1"),
+    tiny(hostB, "local/app:1"),
+    tiny(hostA, "local/same:1"),
+  ]);
+  await run("bash", ["-c", `docker -H "${hostA}" save local/same:1 | docker -H "${hostB}" load`]);
+  await Promise.all([
+    docker(hostA, "create", "--name", "app-a", "local/app:1"),
+    docker(hostB, "create", "--name", "app-b", "local/app:1"),
+    docker(hostA, "create", "--name", "same-a", "local/same:1"),
+    docker(hostB, "create", "--name", "same-b", "local/same:1"),
+  ]);
+}
+
+/** Podman's fixtures, made with the docker CLI through Podman's Docker-compatible API. */
+export async function fixturesP(host: string): Promise<void> {
+  await Promise.all([
+    docker(host, "run", "-d", "--name", "p-web", "-l", "app=p-web", IMAGE, "sh", "-c", TICKER),
+    docker(host, "create", "--name", "p-fresh", IMAGE, "true"),
+    docker(host, "run", "--name", "p-done", IMAGE, "sh", "-c", "echo bye; exit 3").catch(
+      () => undefined,
+    ),
+    docker(host, "volume", "create", "--label", "purpose=pod", "p-vol"),
+  ]);
+}
