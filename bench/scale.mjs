@@ -2,9 +2,10 @@
 // Scale: `/list/cluster`, `ps` across all clusters (`/list/containers`) and `/metrics` of
 // `docklens serve` over many simulated engines, at several engine counts (default 50, 200, 500).
 // Each simulated engine is a loopback HTTP server (all of them in a worker thread of this
-// process) that answers, after --delay ms, the bodies recorded once at start from the throwaway
-// bench engine (bench/lib.mjs): `/info`, `/volumes`, `/containers/json` cut to its first
-// --containers items, and a few more; matched by path, whatever the query or `/v1.xx` prefix.
+// process: bench/simulated-engines.mjs) that answers, after --delay ms, the bodies recorded once
+// at start from the throwaway bench engine (bench/lib.mjs): `/info`, `/volumes`,
+// `/containers/json` cut to its first --containers items, and a few more; matched by path,
+// whatever the query or `/v1.xx` prefix.
 // The first engine, in every count, is the slowest: it answers after --slowest ms.
 // For each count it prints the median time (to the last byte) of each route; the first
 // `/list/cluster` (cold: serve makes every engine client); a floor, the engine calls of one
@@ -17,78 +18,17 @@
 // Needs about 10 open files per engine (ulimit -n). The bench engine is only needed for the
 // recording; it is left running, as the other benchmarks leave it (they may be using it), unless
 // --stop-engine is given and this run started it.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { benchEngine, median, ROOT, startServe } from "./lib.mjs";
+import { Worker } from "node:worker_threads";
+import { median, startServe } from "./lib.mjs";
+import { recordBodies } from "./simulated-engines.mjs";
 
-/**
- * What is recorded: the engine calls of these routes (readDockerInfo in src/core/clusters.ts,
- * listContainers in src/core/containers.ts, engineMetrics in src/server/metrics.ts), and a few
- * more that docklens might ask for, so that a new call answers rather than fails.
- */
-const RECORDED = [
-  "/_ping",
-  "/version",
-  "/info",
-  "/volumes",
-  "/containers/json?all=true",
-  "/images/json",
-  "/networks",
-];
 const ROUTES = ["/list/cluster", "/list/containers", "/metrics"];
-const NOT_FOUND = { status: 404, type: "application/json", body: '{"message":"page not found"}' };
-
-/** The worker: one HTTP server per engine, each answering the recorded bodies after its delay. */
-async function simulate({ bodies, delays }) {
-  const answers = new Map(
-    Object.entries(bodies).map(([path, answer]) => [
-      path,
-      { ...answer, body: Buffer.from(answer.body) },
-    ]),
-  );
-  const notFound = { ...NOT_FOUND, body: Buffer.from(NOT_FOUND.body) };
-  const calls = new Map();
-  const servers = delays.map((delay) => {
-    const server = createServer((req, res) => {
-      const path = new URL(req.url, "http://engine").pathname.replace(/^\/v\d+\.\d+(?=\/)/, "");
-      calls.set(path, (calls.get(path) ?? 0) + 1);
-      const answer = answers.get(path) ?? notFound;
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(answer.status, {
-          "Content-Type": answer.type,
-          "Content-Length": answer.body.length,
-        });
-        res.end(answer.body);
-      }, delay);
-    });
-    server.keepAliveTimeout = 0; // As dockerd: an idle keep-alive connection stays open.
-    return server;
-  });
-  await Promise.all(
-    servers.map((server) => new Promise((ok) => server.listen(0, "127.0.0.1", ok))),
-  );
-  parentPort.on("message", (message) => {
-    if (message === "calls") {
-      parentPort.postMessage({ calls: Object.fromEntries(calls) });
-      calls.clear();
-    } else if (message === "close") {
-      for (const server of servers) {
-        server.close();
-        server.closeAllConnections();
-      }
-      parentPort.close();
-    }
-  });
-  parentPort.postMessage({ ports: servers.map((server) => server.address().port) });
-}
-
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -144,7 +84,7 @@ async function main() {
 
   try {
     const bodies = await recordBodies(values.dir, perEngine, values["stop-engine"]);
-    state.worker = new Worker(new URL(import.meta.url), {
+    state.worker = new Worker(new URL("./simulated-engines.mjs", import.meta.url), {
       workerData: {
         bodies,
         delays: Array.from({ length: most }, (_, i) => (i === 0 ? slowest : delay)),
@@ -227,51 +167,6 @@ async function startOrFail(config) {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Start (or reuse) the bench engine with at least `perEngine` containers and read the bodies of
- * RECORDED from it, keyed by path; the container list is cut to `perEngine` items. With `stop`,
- * stops the engine afterwards if it was not running before.
- */
-async function recordBodies(dir, perEngine, stop) {
-  const socket = join(dir, "docker.sock");
-  const wasUp =
-    spawnSync("docker", ["-H", `unix://${socket}`, "version"], { stdio: "ignore" }).status === 0;
-  try {
-    benchEngine(dir, perEngine);
-    const bodies = {};
-    for (const path of RECORDED) {
-      const answer = await read(socket, path);
-      if (answer.status !== 200) {
-        throw new Error(`the bench engine answered ${path} with ${answer.status}`);
-      }
-      if (path.startsWith("/containers/json")) {
-        answer.body = JSON.stringify(JSON.parse(answer.body).slice(0, perEngine));
-      }
-      bodies[new URL(path, "http://engine").pathname] = answer;
-    }
-    return bodies;
-  } finally {
-    if (stop && !wasUp) {
-      execFileSync("bash", [join(ROOT, "scripts/engine.sh"), "stop", dir], { stdio: "ignore" });
-    }
-  }
-}
-
-/** GET `path` of the engine at unix socket `socketPath`: its status, content type and body text. */
-function read(socketPath, path) {
-  return new Promise((resolve, reject) => {
-    get({ socketPath, path }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        const type = res.headers["content-type"] ?? "application/json";
-        resolve({ status: res.statusCode, type, body: Buffer.concat(chunks).toString("utf8") });
-      });
-    }).on("error", reject);
-  });
 }
 
 /** Time one request to the last byte; then check it is 200 and no cluster failed, or throw. */
@@ -417,5 +312,4 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-if (isMainThread) await main();
-else await simulate(workerData);
+await main();
