@@ -1,17 +1,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BIN, cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
-import { raw, startServer, type TestServer } from "./server-helpers.ts";
+import { serverForFile } from "./server-helpers.ts";
 
 /** Every cluster at once: ps, images, drift, docker's filters, compose projects, watch. */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ log: false });
-});
-afterAll(() => server.close());
-
-const get = (path: string) => raw(server.port, path);
+const server = serverForFile({ log: false });
+const get = server.get;
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
 type Item = { Id: string; Names: string[]; State: string; cluster: { id: number; name: string } };
 type Body = {

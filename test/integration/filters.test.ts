@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
-import { raw, startServer, type TestServer } from "./server-helpers.ts";
+import { serverForFile } from "./server-helpers.ts";
 
 /** docker's filters on every list, compared with the docker CLI's own on the same engine. */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ log: false });
-});
-afterAll(() => server.close());
-
-const get = (path: string) => raw(server.port, path);
+const server = serverForFile({ log: false });
+const get = server.get;
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
 type Item = { Id: string; Names: string[]; State: string };
 const ids = (items: Array<{ Id: string }>) => items.map((item) => item.Id).sort();

@@ -1,18 +1,15 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES } from "../../src/server/routes.ts";
-import { raw, startServer, type TestServer } from "./server-helpers.ts";
+import { raw, serverForFile, startServer } from "./server-helpers.ts";
 
 /** What every route shares: methods, the token, CORS, and the OpenAPI document itself. */
-let server: TestServer;
+const server = serverForFile();
+const get = server.get;
 let openapi: any;
-const get = (path: string, headers?: Record<string, string>) => raw(server.port, path, { headers });
-
 beforeAll(async () => {
-  server = await startServer();
   openapi = (await get("/openapi.json")).json;
 });
-afterAll(() => server.close());
 
 describe("methods", () => {
   for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]) {

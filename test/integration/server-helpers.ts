@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import { toNodeListener } from "h3";
+import { afterAll, beforeAll } from "vitest";
 import { countEngineStreams } from "../../src/core/engine-stream.ts";
 import { loadFleet } from "../../src/core/fleet.ts";
 import {
@@ -45,6 +46,34 @@ export interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   text: string;
   json: any;
+}
+
+/** The app the tests of one file ask: started before them, closed after them. */
+export interface FileServer {
+  /** Its port, once started. */
+  readonly port: number;
+  /** Its request log, once started. */
+  readonly logs: string[];
+  /** GET `path` of it, byte for byte (see {@link raw}). */
+  get: (path: string, headers?: Record<string, string>) => Promise<RawResponse>;
+}
+
+/** Start the app for the tests of this file (in `beforeAll`), and close it after them. */
+export function serverForFile(options: Partial<CreateAppOptions> = {}): FileServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(options);
+  });
+  afterAll(() => server?.close());
+  return {
+    get port() {
+      return server!.port;
+    },
+    get logs() {
+      return server!.logs;
+    },
+    get: (path, headers) => raw(server!.port, path, { headers }),
+  };
 }
 
 /** A request whose path goes out byte for byte as given (fetch would normalise `..` and `%2e`). */

@@ -1,20 +1,17 @@
 import { createServer, type Server } from "node:http";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createFleet } from "../../src/core/fleet.ts";
 import { normalizeConfig } from "../../src/core/config-schema.ts";
 import { cliJson, dockerIds, engines } from "./helpers.ts";
-import { raw, startServer, type TestServer } from "./server-helpers.ts";
+import { raw, serverForFile, startServer } from "./server-helpers.ts";
 
-let server: TestServer;
+const server = serverForFile();
+const get = server.get;
 let openapi: any;
-const get = (path: string, headers?: Record<string, string>) => raw(server.port, path, { headers });
-
 beforeAll(async () => {
-  server = await startServer();
   openapi = (await get("/openapi.json")).json;
 });
-afterAll(() => server.close());
 
 /** Check a body against the response schema the OpenAPI document gives its route. */
 function conforms(schema: string, body: unknown): void {

@@ -1,22 +1,11 @@
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli, docker, engines } from "./helpers.ts";
-import {
-  noEngineStreamsLeft,
-  raw,
-  readStream,
-  startServer,
-  type TestServer,
-} from "./server-helpers.ts";
+import { noEngineStreamsLeft, readStream, serverForFile } from "./server-helpers.ts";
 
 /** A container's stats and processes, and the detail of images, volumes and networks. */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ log: false });
-});
-afterAll(() => server.close());
-
-const get = (path: string) => raw(server.port, path);
+const server = serverForFile({ log: false });
+const get = server.get;
 const cliWithConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
 
 describe("stats", () => {

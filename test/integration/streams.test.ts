@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readContainerLogs } from "../../src/core/logs.ts";
 import { loadFleet } from "../../src/core/fleet.ts";
 import { docker, engines } from "./helpers.ts";
-import {
-  noEngineStreamsLeft,
-  raw,
-  readStream,
-  startServer,
-  type TestServer,
-} from "./server-helpers.ts";
+import { noEngineStreamsLeft, raw, readStream, serverForFile } from "./server-helpers.ts";
 
 /** Logs and attach: reads, follows and their engine streams. */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ log: false });
-});
-afterAll(() => server.close());
-
-const get = (path: string) => raw(server.port, path);
+const server = serverForFile({ log: false });
+const get = server.get;
 
 describe("logs", () => {
   it("decodes the multiplexed stream into stdout and stderr lines, last 100 by default", async () => {
