@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/fleet.ts";
 import { certificates } from "../support/certificates.ts";
-import { alphaAndBravo, BIN, cli, engines, writeConfig } from "./helpers.ts";
+import { alphaAndBravo, BIN, cli, engines, spawnServe, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 /** Exposing serve safely: tokens that see only some clusters, on every route; HTTPS. */
@@ -143,30 +143,17 @@ describe("HTTPS", () => {
   it("serve --tls-cert --tls-key serves HTTPS, which a client trusting the CA reads", async () => {
     const certs = await mkdtemp(join(engines.tmp, "https-"));
     await certificates(certs, "ca", ["server"]);
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "serve",
-        "--port",
-        "0",
-        "--json",
-        "--config",
-        engines.configPath,
-        "--token",
-        "t0k3n",
-        "--tls-cert",
-        join(certs, "server.pem"),
-        "--tls-key",
-        join(certs, "server.key"),
-      ],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const { child, line } = await spawnServe([
+      "--json",
+      "--token",
+      "t0k3n",
+      "--tls-cert",
+      join(certs, "server.pem"),
+      "--tls-key",
+      join(certs, "server.key"),
+    ]);
     try {
-      const [line] = (await once(child.stdout, "data")) as [Buffer];
-      const { url } = JSON.parse(line.toString()) as { url: string };
+      const { url } = JSON.parse(line) as { url: string };
       expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const ca = await readFile(join(certs, "ca.pem"));
       const body = await new Promise<string>((resolve, reject) => {

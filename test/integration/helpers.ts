@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -74,4 +75,25 @@ export async function writeConfig(name: string, body: object, dir = engines.tmp)
   const path = join(dir, name);
   await writeFile(path, JSON.stringify(body));
   return path;
+}
+
+/**
+ * Start `docklens serve` (the built CLI) over the test config on a free port, and wait for its
+ * first line on stdout; with `--json` that line holds its `url`.
+ */
+export async function spawnServe(
+  args: string[],
+): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--config", engines.configPath, "--port", "0", ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const [chunk] = (await Promise.race([
+    once(child.stdout, "data"),
+    once(child, "exit").then(() => [Buffer.from("")]),
+  ])) as [Buffer];
+  return { child, line: chunk.toString().trim(), stderr: () => stderr };
 }

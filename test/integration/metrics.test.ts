@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/fleet.ts";
 import { freePort } from "../support/ports.ts";
-import { BIN, dockerIds, engines } from "./helpers.ts";
+import { dockerIds, engines, spawnServe } from "./helpers.ts";
 import { startProxy } from "./proxy.ts";
 import { raw, startServer } from "./server-helpers.ts";
 
@@ -41,24 +41,9 @@ const sample = (text: string, series: string) =>
   Number(new RegExp(`^${series.replace(/[{}"=,]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
 
 beforeAll(async () => {
-  serve = spawn(
-    process.execPath,
-    [
-      BIN,
-      "serve",
-      "--port",
-      "0",
-      "--json",
-      "--quiet",
-      "--token",
-      TOKEN,
-      "--config",
-      engines.configPath,
-    ],
-    { stdio: ["ignore", "pipe", "ignore"] },
-  );
-  const [line] = (await once(serve.stdout!, "data")) as [Buffer];
-  url = JSON.parse(line.toString()).url;
+  const started = await spawnServe(["--json", "--quiet", "--token", TOKEN]);
+  serve = started.child;
+  url = JSON.parse(started.line).url;
   const dir = await mkdtemp(join(engines.tmp, "prometheus-"));
   const target = new URL(url).host;
   await writeFile(

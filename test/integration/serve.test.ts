@@ -1,32 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { BIN, cli, engines } from "./helpers.ts";
+import { cli, engines, spawnServe } from "./helpers.ts";
 import { raw } from "./server-helpers.ts";
-
-/** Start `docklens serve` and wait for its first line on stdout. */
-async function serve(
-  args: string[],
-): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, "serve", "--config", engines.configPath, "--port", "0", ...args],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const [chunk] = (await Promise.race([
-    once(child.stdout, "data"),
-    once(child, "exit").then(() => [Buffer.from("")]),
-  ])) as [Buffer];
-  return { child, line: chunk.toString().trim(), stderr: () => stderr };
-}
 
 describe("docklens serve", () => {
   it("prints its address, serves the routes, and stops cleanly on SIGTERM after in-flight requests", async () => {
-    const { child, line, stderr } = await serve([]);
+    const { child, line, stderr } = await spawnServe([]);
     const match = /^docklens: serving 4 clusters on http:\/\/127\.0\.0\.1:(\d+)$/.exec(line);
     expect(match, line).not.toBeNull();
     const port = Number(match![1]);
@@ -42,7 +23,7 @@ describe("docklens serve", () => {
   });
 
   it("ends open streams on SIGTERM instead of waiting for them, with a last line that says why", async () => {
-    const { child, line } = await serve([]);
+    const { child, line } = await spawnServe([]);
     const port = Number(/:(\d+)$/.exec(line)![1]);
     const stream = await new Promise<import("node:http").IncomingMessage>((resolve) =>
       request(
@@ -75,7 +56,7 @@ describe("docklens serve", () => {
   });
 
   it("--json prints the address as JSON and logs JSON lines; --token guards it", async () => {
-    const { child, line, stderr } = await serve(["--json", "--token", "t0k3n"]);
+    const { child, line, stderr } = await spawnServe(["--json", "--token", "t0k3n"]);
     const address = JSON.parse(line);
     expect(address).toMatchObject({
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
