@@ -121,20 +121,20 @@ export function withoutBuiltinNamespaces(code: string): string {
       if (only === undefined && named === undefined) return whole;
       // globalThis: the import may itself bind the name `process`.
       const module = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
-      const whole$ = only ? [only] : [];
+      const wholes = only ? [only] : [];
       const fields: string[] = [];
       for (const field of (named ?? "").replace(/\/\*[^]*?\*\/|\/\/.*$/gm, "").split(",")) {
         const [name, alias = name] = field.trim().split(/\s+as\s+/);
         if (!name) continue;
-        if (name === "default") whole$.push(alias!);
+        if (name === "default") wholes.push(alias!);
         else fields.push(alias === name ? name : `${name}:${alias}`);
       }
-      const bindings = [...whole$, ...(fields.length ? [`{${fields.join(",")}}`] : [])];
+      const bindings = [...wholes, ...(fields.length ? [`{${fields.join(",")}}`] : [])];
       return bindings.map((binding) => `const ${binding}=${module};`).join("");
     },
   );
-  if (LEFT_IMPORT.test(rewritten))
-    throw new Error(`${LEFT_IMPORT.exec(rewritten)![0]}…: a form of import the build cannot read`);
+  const left = LEFT_IMPORT.exec(rewritten);
+  if (left) throw new Error(`${left[0]}…: a form of import the build cannot read`);
   return rewritten;
 }
 
@@ -169,7 +169,7 @@ export function lighterDependencies(): Plugin {
       },
     },
     load: {
-      filter: { id: /^\0docklens-replaced:/ },
+      filter: { id: new RegExp(`^${REPLACED}`) },
       handler: (id) => REPLACEMENTS[Number(id.slice(REPLACED.length))]![2] as string,
     },
     transform: {

@@ -69,7 +69,7 @@ export const ACROSS_COMMANDS = [
             ...(options.quiet ? { quiet: true } : {}),
             ...(options.format ? { format: options.format } : {}),
           }),
-    hooks: ([clusters]) => acrossHooks(clusters),
+    hooks: ([clusters], _, core) => acrossHooks(clusters, core),
   }),
   defineCommand<ListCommandOptions, ListImagesResult | ListAllImagesResult, [string[]]>({
     name: ["images"],
@@ -89,7 +89,7 @@ export const ACROSS_COMMANDS = [
         : core.listAllImages({ ...o, clusters, filters });
     },
     view: (render) => (result, colors) => render.imagesTable(result.images, colors),
-    hooks: ([clusters]) => acrossHooks(clusters),
+    hooks: ([clusters], _, core) => acrossHooks(clusters, core),
   }),
   defineCommand({
     name: ["events"],
@@ -138,6 +138,6 @@ export const ACROSS_COMMANDS = [
     ],
     call: (core, [clusters]: [string[]], _, o) => core.listDrift({ ...o, clusters }),
     view: (render) => render.driftView,
-    hooks: ([clusters]) => acrossHooks(clusters),
+    hooks: ([clusters], _, core) => acrossHooks(clusters, core),
   }),
 ];

@@ -3,6 +3,7 @@
 import { InvalidArgumentError } from "commander";
 import type { ClusterError } from "../core/across-clusters.ts";
 import type { ErrorBody } from "../core/errors.ts";
+import type { Core } from "./operations.ts";
 import type { AnyCommandSpec, CommandOptions, CommandSpec, OptionSpec, RunHooks } from "./spec.ts";
 
 /** An entry of the command table, checked against its own option, result and argument types. */
@@ -80,25 +81,15 @@ export const WATCH_OPTION: OptionSpec = {
  * command fails only when every cluster asked failed. A result without `errors` (one cluster's
  * body) has none of this.
  */
-export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks<T> {
+export function acrossHooks<T extends object>(refs: readonly string[], core: Core): RunHooks<T> {
   const errorsOf = (result: T): readonly ClusterError[] =>
     "errors" in result ? (result.errors as ClusterError[]) : [];
   return {
     warnings: (result) =>
       errorsOf(result).map(({ cluster, error }) => `${cluster.name}: ${error.message}`),
-    failure: (result, { fleet }): ErrorBody | undefined => {
+    failure: (result, coreOptions): ErrorBody | undefined => {
       const errors = errorsOf(result);
-      const { clusters } = fleet.config;
-      // `local` and `1` may name one cluster: count clusters, not names.
-      const asked = refs.length
-        ? new Set(
-            refs.map(
-              (ref) =>
-                clusters.find((c) => (/^\d+$/.test(ref) ? c.id === Number(ref) : c.name === ref))
-                  ?.id ?? ref,
-            ),
-          ).size
-        : clusters.length;
+      const asked = core.resolveClusters(refs, coreOptions).length;
       if (!errors.length || errors.length < asked) return undefined;
       return {
         code: errors[0]!.error.code,

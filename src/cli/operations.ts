@@ -12,6 +12,7 @@ import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/
 import { inspectNetwork, listNetworks } from "../core/networks.ts";
 import { listProcesses } from "../core/processes.ts";
 import { listDetailRoutes } from "../core/detail-routes.ts";
+import { resolveClusters } from "../core/fleet.ts";
 import { readContainerStats, streamContainerStats } from "../core/stats.ts";
 import { inspectVolume, listVolumes } from "../core/volumes.ts";
 
@@ -38,6 +39,7 @@ export const core = {
   parseFilters,
   parseLogsQuery,
   parseTime,
+  resolveClusters,
   streamEvents,
   readContainerLogs,
   readContainerStats,

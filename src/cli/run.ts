@@ -24,7 +24,7 @@ export async function run(
 ): Promise<void> {
   // main.ts runs only entries with a core call here.
   const query = spec.call!;
-  const hooks = spec.hooks?.(args, options) ?? {};
+  const hooks = spec.hooks?.(args, options, core) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
   printWarnings(fleet.config.warnings);
   const controller = new AbortController();

@@ -61,7 +61,7 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
   ) => Promise<R | AsyncGenerator<R>> | R;
   /** The view, made once per run (stats keeps what it drew last), of one result. */
   view?: (render: Render, options: O) => (result: R, colors: ChalkInstance) => string;
-  hooks?: (args: A, options: O) => RunHooks<R>;
+  hooks?: (args: A, options: O, core: Core) => RunHooks<R>;
   /** A command that is not a core call and a view. */
   action?: (args: A, options: O, command: Command) => Promise<void>;
 }

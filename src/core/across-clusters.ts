@@ -1,7 +1,7 @@
 import type { ClusterConfig } from "./cluster-config.ts";
 import type { ErrorBody } from "./errors.ts";
 import { translateEngineError } from "./engine.ts";
-import { resolveCluster, type CoreOptions } from "./fleet.ts";
+import { resolveClusters, type CoreOptions } from "./fleet.ts";
 
 /** A cluster as items and errors of across-cluster bodies name it. */
 export interface ClusterRef {
@@ -30,11 +30,7 @@ export async function acrossClusters<T>(
   options: AcrossClustersOptions,
   read: (cluster: ClusterConfig, ref: ClusterRef) => Promise<T>,
 ): Promise<{ results: Array<{ cluster: ClusterRef; value: T }>; errors: ClusterError[] }> {
-  const all = options.fleet.config.clusters;
-  const chosen = options.clusters?.length
-    ? new Set(options.clusters.map((ref) => resolveCluster(ref, options)))
-    : new Set(all);
-  const clusters = [...chosen].sort((a, b) => a.id - b.id);
+  const clusters = [...resolveClusters(options.clusters, options)].sort((a, b) => a.id - b.id);
   const refs = clusters.map((cluster) => ({ id: cluster.id, name: cluster.name }));
   const settled = await Promise.allSettled(
     clusters.map((cluster, index) => read(cluster, refs[index]!)),

@@ -8,7 +8,7 @@ import { openEngineStream } from "./engine-stream.ts";
 import { DocklensError, type ErrorBody } from "./errors.ts";
 import type { EngineFilters } from "./filters.ts";
 import { parseEngineJson } from "./json.ts";
-import { resolveCluster, type CoreOptions } from "./fleet.ts";
+import { resolveClusters, type CoreOptions } from "./fleet.ts";
 
 /** An engine event as the engine sends it, with the cluster it came from. */
 export type ClusterEvent = Record<string, unknown> & { cluster: ClusterRef };
@@ -47,9 +47,7 @@ export interface StreamEventsOptions extends CoreOptions {
 export async function streamEvents(
   options: StreamEventsOptions,
 ): Promise<AsyncGenerator<ClusterEvent | EventStatus>> {
-  const clusters = options.clusters?.length
-    ? [...new Set(options.clusters.map((ref) => resolveCluster(ref, options)))]
-    : options.fleet.config.clusters;
+  const clusters = resolveClusters(options.clusters, options);
   const controller = new AbortController();
   const stop = () => controller.abort();
   if (options.signal?.aborted) stop();

@@ -140,6 +140,18 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
 }
 
 /**
+ * The clusters `refs` name (see {@link resolveCluster}), each once, in the order named; every
+ * cluster when there are none. `local` and `1` may name one cluster.
+ */
+export function resolveClusters(
+  refs: readonly string[] | undefined,
+  options: CoreOptions,
+): ClusterConfig[] {
+  if (!refs?.length) return options.fleet.config.clusters;
+  return [...new Set(refs.map((ref) => resolveCluster(ref, options)))];
+}
+
+/**
  * A view of `fleet` that holds only the clusters `sees` keeps: any other is unknown to the
  * operations given it, exactly as a cluster that does not exist. Engine clients, bounds and
  * shared reads stay the fleet's own (the copy carries its `engine` along).

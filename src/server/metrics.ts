@@ -70,7 +70,7 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** The engines' figures, per cluster, in a metrics fleet of their own made for this scrape. */
+/** The engines' figures, per cluster, in a prom-client registry of their own, made for this scrape. */
 function engineMetrics(fleet: Fleet): { metrics(): Promise<string> } {
   const out = new MetricsRegistry();
   const gauge = (name: string, help: string, labelNames: string[] = []) =>
