@@ -24,7 +24,10 @@ export default defineConfig({
         {
           name: "core",
           // Declarations keep their own chunks.
-          test: /[\\/]src[\\/](core[\\/](?!config-schema|ssh-agent)|cli[\\/](run|operations)\.ts)(?!.*\.d\.[cm]?ts$)/,
+          test: new RegExp(
+            String.raw`[\\/]src[\\/](core[\\/](?!config[\\/]config-schema|engine[\\/]ssh-agent)` +
+              String.raw`|cli[\\/](run|operations)\.ts)(?!.*\.d\.[cm]?ts$)`,
+          ),
         },
       ],
     },

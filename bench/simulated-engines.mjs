@@ -8,8 +8,8 @@ import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { benchEngine, ROOT } from "./lib.mjs";
 
 /**
- * What is recorded: the engine calls of these routes (readDockerInfo in src/core/clusters.ts,
- * listContainers in src/core/containers.ts, engineMetrics in src/server/metrics.ts), and a few
+ * What is recorded: the engine calls of these routes (readDockerInfo in src/core/clusters/clusters.ts,
+ * listContainers in src/core/containers/containers.ts, engineMetrics in src/server/metrics.ts), and a few
  * more that docklens might ask for, so that a new call answers rather than fails.
  */
 const RECORDED = [

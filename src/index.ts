@@ -2,25 +2,30 @@
  * docklens: read-only inspection of many Docker engines. This entry is the core library that
  * the CLI and `docklens serve` are built on; it never prints, reads argv or exits.
  */
-export { listClusters, inspectCluster } from "./core/clusters.ts";
+export { listClusters, inspectCluster } from "./core/clusters/clusters.ts";
 export type {
   ClusterRecord,
   DockerInfo,
   InspectClusterResult,
   ListClustersResult,
-} from "./core/clusters.ts";
-export { loadConfig } from "./core/config.ts";
-export type { LoadConfigOptions } from "./core/config.ts";
-export { DEFAULT_TIMEOUT_MS } from "./core/cluster-config.ts";
-export type { ClusterConfig, ClusterSource, DocklensConfig } from "./core/cluster-config.ts";
-export { normalizeConfig } from "./core/config-schema.ts";
+} from "./core/clusters/clusters.ts";
+export { loadConfig } from "./core/config/config.ts";
+export type { LoadConfigOptions } from "./core/config/config.ts";
+export { DEFAULT_TIMEOUT_MS } from "./core/config/cluster-config.ts";
+export type { ClusterConfig, ClusterSource, DocklensConfig } from "./core/config/cluster-config.ts";
+export { normalizeConfig } from "./core/config/config-schema.ts";
 export type {
   ClusterConfigInput,
   DocklensConfigInput,
   EngineTuningInput,
   TokenInput,
-} from "./core/config-schema.ts";
-export { listContainers, inspectContainer, findContainer, redactEnv } from "./core/containers.ts";
+} from "./core/config/config-schema.ts";
+export {
+  listContainers,
+  inspectContainer,
+  findContainer,
+  redactEnv,
+} from "./core/containers/containers.ts";
 export type {
   ContainerItem,
   ContainerTarget,
@@ -28,24 +33,28 @@ export type {
   InspectContainerOptions,
   InspectContainerResult,
   ListContainersResult,
-} from "./core/containers.ts";
+} from "./core/containers/containers.ts";
 export {
   readContainerLogs,
   followContainerLogs,
   parseLogsQuery,
   MAX_LOG_BYTES,
-} from "./core/logs.ts";
-export type { LogsOptions, LogsQuery, ReadLogsResult } from "./core/logs.ts";
-export type { OutputLine } from "./core/container-output.ts";
-export { readContainerStats, streamContainerStats, summarizeStats } from "./core/stats.ts";
-export type { EngineStats, StatsSample, StatsSummary } from "./core/stats.ts";
-export { listProcesses } from "./core/processes.ts";
-export type { ListProcessesOptions, ListProcessesResult } from "./core/processes.ts";
-export { attachContainer } from "./core/attach.ts";
-export type { AttachLine } from "./core/attach.ts";
-export { inspectImage } from "./core/images.ts";
-export type { InspectImageResult } from "./core/images.ts";
-export { countEngineStreams } from "./core/engine-stream.ts";
+} from "./core/containers/logs.ts";
+export type { LogsOptions, LogsQuery, ReadLogsResult } from "./core/containers/logs.ts";
+export type { OutputLine } from "./core/containers/container-output.ts";
+export {
+  readContainerStats,
+  streamContainerStats,
+  summarizeStats,
+} from "./core/containers/stats.ts";
+export type { EngineStats, StatsSample, StatsSummary } from "./core/containers/stats.ts";
+export { listProcesses } from "./core/containers/processes.ts";
+export type { ListProcessesOptions, ListProcessesResult } from "./core/containers/processes.ts";
+export { attachContainer } from "./core/containers/attach.ts";
+export type { AttachLine } from "./core/containers/attach.ts";
+export { inspectImage } from "./core/objects/images.ts";
+export type { InspectImageResult } from "./core/objects/images.ts";
+export { countEngineStreams } from "./core/engine/engine-stream.ts";
 export type {
   ContainerConfig,
   ContainerHealth,
@@ -58,21 +67,21 @@ export type {
   MountPoint,
   Port,
   PortBinding,
-} from "./core/container-types.ts";
+} from "./core/containers/container-types.ts";
 export type {
   ImageConfig,
   ImageItem,
   IPAMConfig,
   NetworkContainer,
   NetworkItem,
-} from "./core/engine-types.ts";
+} from "./core/objects/engine-types.ts";
 export { DocklensError, isDocklensError } from "./core/errors.ts";
 export type { ErrorBody, ErrorCode } from "./core/errors.ts";
-export { listNetworks, inspectNetwork } from "./core/networks.ts";
-export type { ListNetworksResult } from "./core/networks.ts";
-export { createFleet, loadFleet, resolveCluster } from "./core/fleet.ts";
-export type { CoreOptions, ItemRef, Fleet } from "./core/fleet.ts";
+export { listNetworks, inspectNetwork } from "./core/objects/networks.ts";
+export type { ListNetworksResult } from "./core/objects/networks.ts";
+export { createFleet, loadFleet, resolveCluster } from "./core/engine/fleet.ts";
+export type { CoreOptions, ItemRef, Fleet } from "./core/engine/fleet.ts";
 export { listDetailRoutes, DETAIL_ROUTES } from "./core/detail-routes.ts";
 export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";
-export { listVolumes, inspectVolume } from "./core/volumes.ts";
-export type { ListVolumesResult, VolumeItem } from "./core/volumes.ts";
+export { listVolumes, inspectVolume } from "./core/objects/volumes.ts";
+export type { ListVolumesResult, VolumeItem } from "./core/objects/volumes.ts";

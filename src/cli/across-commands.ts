@@ -1,6 +1,6 @@
 // The commands that look at every cluster at once (or those named), as table entries.
-import type { ListAllContainersResult } from "../core/containers.ts";
-import type { ListAllImagesResult, ListImagesResult } from "../core/images.ts";
+import type { ListAllContainersResult } from "../core/containers/containers.ts";
+import type { ListAllImagesResult, ListImagesResult } from "../core/objects/images.ts";
 import {
   acrossHooks,
   CLUSTERS_ARG,

@@ -1,7 +1,7 @@
 // The commands of one cluster (its lists, an item's detail, a container's streams) and `clusters`,
 // as a table: each entry says its words, arguments, options and examples, the core call it makes
 // and the view that prints the result.
-import type { ListClustersResult } from "../core/clusters.ts";
+import type { ListClustersResult } from "../core/clusters/clusters.ts";
 import {
   CLUSTER_ARG,
   CONTAINER_ARG,

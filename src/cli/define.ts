@@ -1,7 +1,7 @@
 // The parts commands are made of: shared arguments and options, help examples, and how a
 // command over many clusters reports the ones that failed.
 import { InvalidArgumentError } from "commander";
-import type { ClusterError } from "../core/across-clusters.ts";
+import type { ClusterError } from "../core/engine/across-clusters.ts";
 import type { ErrorBody } from "../core/errors.ts";
 import type { Core } from "./operations.ts";
 import type { AnyCommandSpec, CommandOptions, CommandSpec, OptionSpec, RunHooks } from "./spec.ts";

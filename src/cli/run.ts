@@ -3,7 +3,7 @@
 import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DocklensError } from "../core/errors.ts";
-import { loadFleet } from "../core/fleet.ts";
+import { loadFleet } from "../core/engine/fleet.ts";
 import { toJsonText } from "../core/json.ts";
 import { core } from "./operations.ts";
 import type { AnyCommandSpec, CommandOptions, Render } from "./spec.ts";

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
-import { loadFleet } from "../core/fleet.ts";
+import { loadFleet } from "../core/engine/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
 import type { CommandOptions } from "./spec.ts";
 
@@ -47,7 +47,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const https =
     options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
   if (https) {
-    const problem = (await import("../core/key-files.ts")).checkKeyFiles({ tls: https });
+    const problem = (await import("../core/config/key-files.ts")).checkKeyFiles({ tls: https });
     if (problem)
       throw new DocklensError(
         "INVALID_CONFIG",

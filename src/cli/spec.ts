@@ -3,7 +3,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import type { ErrorBody } from "../core/errors.ts";
-import type { CoreOptions } from "../core/fleet.ts";
+import type { CoreOptions } from "../core/engine/fleet.ts";
 import type { Core } from "./operations.ts";
 
 /** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */

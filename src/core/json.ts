@@ -33,3 +33,10 @@ export function toJsonText(value: unknown, space?: number): string {
     return stringify(value, null, space)!;
   }
 }
+
+/**
+ * An engine's body as it arrives: `T`, the body docklens hands on, with the properties of `U` in
+ * place of its own (internal). `Omit` would lose the named properties of a type with an index
+ * signature.
+ */
+export type Override<T, U> = { [K in keyof T as K extends keyof U ? never : K]: T[K] } & U;

@@ -1,7 +1,7 @@
 // What a route of the HTTP interface is: the server, the OpenAPI document and the tests read
 // the table of them in routes.ts.
 import type { ErrorCode } from "../core/errors.ts";
-import type { CoreOptions } from "../core/fleet.ts";
+import type { CoreOptions } from "../core/engine/fleet.ts";
 import type { QueryInput } from "../core/query.ts";
 
 /** What a route handler gets besides its path parameters. */

@@ -9,7 +9,7 @@ import {
   type H3Event,
 } from "h3";
 import { DocklensError } from "../core/errors.ts";
-import { narrowFleet, type Fleet } from "../core/fleet.ts";
+import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { checkQueryNames } from "../core/query.ts";
 import { matchRoute, parseQuery } from "./match.ts";

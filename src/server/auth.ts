@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { ClusterConfig, ScopedToken } from "../core/cluster-config.ts";
+import type { ClusterConfig, ScopedToken } from "../core/config/cluster-config.ts";
 import { DocklensError } from "../core/errors.ts";
 
 /** Who a request is: the name of its token, and the clusters it may see (all when absent). */

@@ -5,11 +5,11 @@ import {
   Registry as MetricsRegistry,
   collectDefaultMetrics,
 } from "prom-client";
-import { inspectCluster } from "../core/clusters.ts";
-import { listAllContainers } from "../core/containers.ts";
-import { countEngineStreams } from "../core/engine-stream.ts";
+import { inspectCluster } from "../core/clusters/clusters.ts";
+import { listAllContainers } from "../core/containers/containers.ts";
+import { countEngineStreams } from "../core/engine/engine-stream.ts";
 import { Coalescer } from "../core/flow.ts";
-import type { Fleet } from "../core/fleet.ts";
+import type { Fleet } from "../core/engine/fleet.ts";
 
 /** What `serve` counts of its own requests, by route template (never the raw path: label values stay few). */
 export interface RequestMetrics {

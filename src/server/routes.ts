@@ -1,15 +1,29 @@
-import { attachContainer } from "../core/attach.ts";
-import { inspectCluster, listClusters } from "../core/clusters.ts";
-import { inspectContainer, listAllContainers, listContainers } from "../core/containers.ts";
+import { attachContainer } from "../core/containers/attach.ts";
+import { inspectCluster, listClusters } from "../core/clusters/clusters.ts";
+import {
+  inspectContainer,
+  listAllContainers,
+  listContainers,
+} from "../core/containers/containers.ts";
 import type { ErrorCode } from "../core/errors.ts";
-import { listDrift } from "../core/drift.ts";
-import { FILTER_KEYS, filterPattern, parseFilters, type FilterKind } from "../core/filters.ts";
-import { inspectImage, listAllImages, listImages } from "../core/images.ts";
+import { listDrift } from "../core/objects/drift.ts";
+import {
+  FILTER_KEYS,
+  filterPattern,
+  parseFilters,
+  type FilterKind,
+} from "../core/engine/filters.ts";
+import { inspectImage, listAllImages, listImages } from "../core/objects/images.ts";
 import { NAME_PATTERN } from "../core/names.ts";
-import { followContainerLogs, parseLogsQuery, readContainerLogs, TAIL } from "../core/logs.ts";
-import { inspectNetwork, listNetworks } from "../core/networks.ts";
-import { listProcesses, PS_ARGS } from "../core/processes.ts";
-import { streamEvents } from "../core/events.ts";
+import {
+  followContainerLogs,
+  parseLogsQuery,
+  readContainerLogs,
+  TAIL,
+} from "../core/containers/logs.ts";
+import { inspectNetwork, listNetworks } from "../core/objects/networks.ts";
+import { listProcesses, PS_ARGS } from "../core/containers/processes.ts";
+import { streamEvents } from "../core/clusters/events.ts";
 import {
   BOOLEAN_VALUES,
   DATE_TIME,
@@ -19,8 +33,8 @@ import {
   UNIX_TIME,
 } from "../core/query.ts";
 import { listDetailRoutes } from "../core/detail-routes.ts";
-import { readContainerStats, streamContainerStats } from "../core/stats.ts";
-import { inspectVolume, listVolumes } from "../core/volumes.ts";
+import { readContainerStats, streamContainerStats } from "../core/containers/stats.ts";
+import { inspectVolume, listVolumes } from "../core/objects/volumes.ts";
 import { Streamed, type ApiRoute, type QueryParam, type RouteContext } from "./api-route.ts";
 
 /** `filter`, repeatable, with docker's keys for `kind`. */

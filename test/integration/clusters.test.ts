@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterRecord } from "../../src/core/clusters.ts";
+import type { ClusterRecord } from "../../src/core/clusters/clusters.ts";
 import { cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
 
 type Cluster = ClusterRecord & { docker: Record<string, any> };

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { streamEvents } from "../../src/core/events.ts";
-import { loadFleet, type Fleet } from "../../src/core/fleet.ts";
+import { streamEvents } from "../../src/core/clusters/events.ts";
+import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { alphaAndBravo, docker, engines, writeConfig } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";

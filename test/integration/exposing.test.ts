@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:https";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFleet } from "../../src/core/fleet.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { certificates } from "../support/certificates.ts";
 import { alphaAndBravo, BIN, cli, engines, spawnServe, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFleet } from "../../src/core/fleet.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
 import { dockerIds, engines, spawnServe } from "./helpers.ts";
 import { startProxy } from "./proxy.ts";

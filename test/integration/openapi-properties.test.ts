@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFleet } from "../../src/core/fleet.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { alphaAndBravo, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 

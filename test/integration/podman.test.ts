@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { loadFleet } from "../../src/core/fleet.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { createOpenApiDocument } from "../../src/server/openapi.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";

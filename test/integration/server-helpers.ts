@@ -1,8 +1,8 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import { toNodeListener } from "h3";
 import { afterAll, beforeAll } from "vitest";
-import { countEngineStreams } from "../../src/core/engine-stream.ts";
-import { loadFleet } from "../../src/core/fleet.ts";
+import { countEngineStreams } from "../../src/core/engine/engine-stream.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import {
   createApp,
   formatRequestLog,

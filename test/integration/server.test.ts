@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createFleet } from "../../src/core/fleet.ts";
-import { normalizeConfig } from "../../src/core/config-schema.ts";
+import { createFleet } from "../../src/core/engine/fleet.ts";
+import { normalizeConfig } from "../../src/core/config/config-schema.ts";
 import { cliJson, dockerIds, engines } from "./helpers.ts";
 import { raw, serverForFile, startServer } from "./server-helpers.ts";
 

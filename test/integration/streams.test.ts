@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readContainerLogs } from "../../src/core/logs.ts";
-import { loadFleet } from "../../src/core/fleet.ts";
+import { readContainerLogs } from "../../src/core/containers/logs.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { docker, engines } from "./helpers.ts";
 import { noEngineStreamsLeft, raw, readStream, serverForFile } from "./server-helpers.ts";
 

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { SEARCH_PLACES } from "../../src/core/config.ts";
-import { mayFindConfig } from "../../src/core/config-probe.ts";
+import { SEARCH_PLACES } from "../../src/core/config/config.ts";
+import { mayFindConfig } from "../../src/core/config/config-probe.ts";
 
 describe("mayFindConfig, the probe that spares a run cosmiconfig when there is nothing to find", () => {
   // A tree per case: home/work/app is where the search starts, home where it stops, and xdg the

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_TIMEOUT_MS } from "../../src/core/cluster-config.ts";
-import { loadConfig } from "../../src/core/config.ts";
-import { normalizeConfig } from "../../src/core/config-schema.ts";
+import { DEFAULT_TIMEOUT_MS } from "../../src/core/config/cluster-config.ts";
+import { loadConfig } from "../../src/core/config/config.ts";
+import { normalizeConfig } from "../../src/core/config/config-schema.ts";
 
 const cluster = (extra: Record<string, unknown> = {}) => ({ name: "a", host: "h", ...extra });
 

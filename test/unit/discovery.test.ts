@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverClusters, discoverMore } from "../../src/core/discovery.ts";
+import { discoverClusters, discoverMore } from "../../src/core/config/discovery.ts";
 
 /** A home with a docker context store (contexts written as the docker CLI writes them) and a Podman socket. */
 let home: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeEndpoint, endpointHost, parseEndpoint } from "../../src/core/endpoint.ts";
+import { describeEndpoint, endpointHost, parseEndpoint } from "../../src/core/config/endpoint.ts";
 
 describe("parseEndpoint", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterConfig } from "../../src/core/cluster-config.ts";
-import { translateEngineError } from "../../src/core/engine.ts";
+import type { ClusterConfig } from "../../src/core/config/cluster-config.ts";
+import { translateEngineError } from "../../src/core/engine/engine.ts";
 import { DocklensError } from "../../src/core/errors.ts";
 
 const cluster: ClusterConfig = {

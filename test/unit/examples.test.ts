@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/core/config.ts";
+import { loadConfig } from "../../src/core/config/config.ts";
 import { certificates } from "../support/certificates.ts";
 
 const examples = join(import.meta.dirname, "../../examples");

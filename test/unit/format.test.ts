@@ -8,7 +8,7 @@ import {
   truncate,
 } from "../../src/cli/render/format.ts";
 import { formatPorts } from "../../src/cli/render/ports.ts";
-import type { Port } from "../../src/core/container-types.ts";
+import type { Port } from "../../src/core/containers/container-types.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const before = (seconds: number) => NOW - seconds * 1000;

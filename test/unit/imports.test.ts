@@ -58,6 +58,29 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The core's rooms, lowest first: the foundations at core/'s top (errors, names, flow, query,
+ * json), then config/ (what the clusters are), then engine/ (talking to them), then the
+ * resources, which may use each other: containers/, objects/ (images, networks, volumes) and
+ * clusters/ (what an engine says of itself: info and events).
+ */
+const ROOMS = ["core", "config", "engine", "resources"] as const;
+const RESOURCES = new Set(["containers", "objects", "clusters"]);
+
+/** The room of a file of src/, or undefined outside the core. */
+function room(file: string): number | undefined {
+  const parts = file.split("/");
+  if (parts[0] !== "core") return undefined;
+  if (parts.length === 2) return 0;
+  return ROOMS.indexOf((RESOURCES.has(parts[1]!) ? "resources" : parts[1]) as never);
+}
+
+/** A core file may import its own room and those below; a new room must be named in ROOMS. */
+function mayImport(from: number | undefined, to: number | undefined): boolean {
+  if (from === undefined || to === undefined) return true;
+  return from >= 0 && to >= 0 && to <= from;
+}
+
 describe("imports in src/", () => {
   const graph = importGraph();
 
@@ -84,6 +107,24 @@ describe("imports in src/", () => {
         .map((target) => `${file} -> ${target}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it("keep the core's rooms in order: foundations, config, engine, then the resources", () => {
+    const across = [...graph].flatMap(([file, imports]) =>
+      imports
+        .filter((target) => !mayImport(room(file), room(target)))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(across).toEqual([]);
+  });
+
+  it("would be caught: a room importing one above it", () => {
+    expect(mayImport(room("core/config/config.ts"), room("core/engine/fleet.ts"))).toBe(false);
+    expect(mayImport(room("core/errors.ts"), room("core/config/endpoint.ts"))).toBe(false);
+    expect(mayImport(room("core/engine/engine.ts"), room("core/containers/logs.ts"))).toBe(false);
+    expect(mayImport(room("core/objects/images.ts"), room("core/containers/containers.ts"))).toBe(
+      true,
+    );
   });
 
   it("would be caught: the check finds a cycle through three files", () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { toWebHandler } from "h3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES, statusOf } from "../../src/core/errors.ts";
-import { createFleet } from "../../src/core/fleet.ts";
+import { createFleet } from "../../src/core/engine/fleet.ts";
 import { listDetailRoutes } from "../../src/core/detail-routes.ts";
 import { createApp } from "../../src/server/app.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../src/core/config.ts";
-import { normalizeConfig } from "../../src/core/config-schema.ts";
-import { checkKeyFiles } from "../../src/core/key-files.ts";
+import { loadConfig } from "../../src/core/config/config.ts";
+import { normalizeConfig } from "../../src/core/config/config-schema.ts";
+import { checkKeyFiles } from "../../src/core/config/key-files.ts";
 import { certificates, encryptKey } from "../support/certificates.ts";
 
 let dir: string;

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { redactEnv, toContainerItem, type EngineContainerItem } from "../../src/core/containers.ts";
+import {
+  redactEnv,
+  toContainerItem,
+  type EngineContainerItem,
+} from "../../src/core/containers/containers.ts";
 import { checkName } from "../../src/core/names.ts";
-import { splitColumns } from "../../src/core/processes.ts";
+import { splitColumns } from "../../src/core/containers/processes.ts";
 import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/detail-routes.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 import {
@@ -9,7 +13,7 @@ import {
   normalizeVolume,
   toUtcSeconds,
   type EngineVolume,
-} from "../../src/core/volumes.ts";
+} from "../../src/core/objects/volumes.ts";
 
 describe("toContainerItem", () => {
   it.each([

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createOutputDecoder, type OutputLine } from "../../src/core/container-output.ts";
+import {
+  createOutputDecoder,
+  type OutputLine,
+} from "../../src/core/containers/container-output.ts";
 
 /** One engine frame: stream type, three zero bytes, the payload size, the payload. */
 const frame = (type: 1 | 2, text: string | Buffer) => {

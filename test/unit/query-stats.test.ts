@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseLogsQuery } from "../../src/core/logs.ts";
+import { parseLogsQuery } from "../../src/core/containers/logs.ts";
 import { checkImageReference } from "../../src/core/names.ts";
 import { parseTime } from "../../src/core/query.ts";
-import { summarizeStats, type EngineStats } from "../../src/core/stats.ts";
+import { summarizeStats, type EngineStats } from "../../src/core/containers/stats.ts";
 import { matchRoute, parseQuery } from "../../src/server/match.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");

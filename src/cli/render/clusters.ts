@@ -1,8 +1,8 @@
 // Clusters: the list, one cluster's detail, the config they came from, and drift between them.
 import type { ChalkInstance } from "chalk";
-import type { ClusterRecord, InspectClusterResult } from "../../core/clusters.ts";
-import type { DescribeConfigResult } from "../../core/clusters.ts";
-import type { ListDriftResult } from "../../core/drift.ts";
+import type { ClusterRecord, InspectClusterResult } from "../../core/clusters/clusters.ts";
+import type { DescribeConfigResult } from "../../core/clusters/clusters.ts";
+import type { ListDriftResult } from "../../core/objects/drift.ts";
 import { formatBytes, formatHostPort, renderFields, renderTable, shortId } from "./format.ts";
 
 /**

@@ -1,7 +1,7 @@
 // Containers as docker ps shows them: one cluster's (`containers`) or every cluster's (`ps`).
 import type { ChalkInstance } from "chalk";
-import type { ClusterContainerItem, ContainerItem } from "../../core/containers.ts";
-import { groupProjects, projectOf } from "../../core/projects.ts";
+import type { ClusterContainerItem, ContainerItem } from "../../core/containers/containers.ts";
+import { groupProjects, projectOf } from "../../core/containers/projects.ts";
 import { renderTable, shortId, timeAgo, truncate } from "./format.ts";
 import { formatPorts } from "./ports.ts";
 

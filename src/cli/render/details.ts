@@ -1,9 +1,9 @@
 // `docklens detail`: what the engine knows of one container, image, volume or network.
 import type { ChalkInstance } from "chalk";
-import type { InspectContainerResult } from "../../core/containers.ts";
-import type { NetworkItem } from "../../core/engine-types.ts";
-import type { InspectImageResult } from "../../core/images.ts";
-import type { VolumeItem } from "../../core/volumes.ts";
+import type { InspectContainerResult } from "../../core/containers/containers.ts";
+import type { NetworkItem } from "../../core/objects/engine-types.ts";
+import type { InspectImageResult } from "../../core/objects/images.ts";
+import type { VolumeItem } from "../../core/objects/volumes.ts";
 import { formatBytes, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
 import { colorState } from "./containers.ts";
 import { formatPorts, type PortItem } from "./ports.ts";

@@ -1,9 +1,9 @@
 // The lists of one kind of item: images, networks, volumes, and the detail routes.
 import type { ChalkInstance } from "chalk";
 import type { ListDetailRoutesResult } from "../../core/detail-routes.ts";
-import type { NetworkItem } from "../../core/engine-types.ts";
-import type { VolumeItem } from "../../core/volumes.ts";
-import type { ImageItem } from "../../core/images.ts";
+import type { NetworkItem } from "../../core/objects/engine-types.ts";
+import type { VolumeItem } from "../../core/objects/volumes.ts";
+import type { ImageItem } from "../../core/objects/images.ts";
 import { formatBytes, formatLabels, renderTable, shortId, timeAgo } from "./format.ts";
 
 /** `docklens networks`: `docker network ls` plus subnet and creation time. */

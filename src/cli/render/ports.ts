@@ -1,5 +1,5 @@
 // The PORTS column, as docker ps words it.
-import type { Port } from "../../core/container-types.ts";
+import type { Port } from "../../core/containers/container-types.ts";
 
 /** A port as the container list shows it; container detail's ports are turned into these. */
 export type PortItem = Pick<Port, "PrivatePort" | "Type"> & {

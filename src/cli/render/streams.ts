@@ -1,11 +1,11 @@
 // What arrives line by line or sample by sample: logs, attach, stats, events; and top's table.
 import type { ChalkInstance } from "chalk";
-import type { AttachLine } from "../../core/attach.ts";
-import type { OutputLine } from "../../core/container-output.ts";
-import type { ReadLogsResult } from "../../core/logs.ts";
-import type { ListProcessesResult } from "../../core/processes.ts";
-import type { StatsSample } from "../../core/stats.ts";
-import type { ClusterEvent, EventStatus } from "../../core/events.ts";
+import type { AttachLine } from "../../core/containers/attach.ts";
+import type { OutputLine } from "../../core/containers/container-output.ts";
+import type { ReadLogsResult } from "../../core/containers/logs.ts";
+import type { ListProcessesResult } from "../../core/containers/processes.ts";
+import type { StatsSample } from "../../core/containers/stats.ts";
+import type { ClusterEvent, EventStatus } from "../../core/clusters/events.ts";
 import { formatBytes, renderTable, shortId } from "./format.ts";
 
 /** A line of logs or attach output: its time when asked for; stderr lines marked, red on a TTY. */

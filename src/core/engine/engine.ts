@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type Dockerode from "dockerode";
-import type { ClusterConfig } from "./cluster-config.ts";
-import { describeEndpoint } from "./endpoint.ts";
-import { DocklensError, isDocklensError, type ErrorCode } from "./errors.ts";
-import { parseEngineJson } from "./json.ts";
+import type { ClusterConfig } from "../config/cluster-config.ts";
+import { describeEndpoint } from "../config/endpoint.ts";
+import { DocklensError, isDocklensError, type ErrorCode } from "../errors.ts";
+import { parseEngineJson } from "../json.ts";
 import type { EnginePurpose } from "./engine-client.ts";
 import { fleetEngine, type CoreOptions } from "./fleet.ts";
 

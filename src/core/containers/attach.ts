@@ -1,7 +1,7 @@
 import { findContainer, type ContainerRef } from "./containers.ts";
-import { openEngineStream } from "./engine-stream.ts";
+import { openEngineStream } from "../engine/engine-stream.ts";
 import { decodeOutput } from "./container-output.ts";
-import type { CoreOptions } from "./fleet.ts";
+import type { CoreOptions } from "../engine/fleet.ts";
 
 /** A line of live output. */
 export interface AttachLine {

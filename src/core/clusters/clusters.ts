@@ -1,11 +1,11 @@
-import type { ClusterConfig, ClusterSource } from "./cluster-config.ts";
-import { endpointHost } from "./endpoint.ts";
-import { callEngine, dialEngine, expectBody, translateEngineError } from "./engine.ts";
-import type { DockerInfo } from "./engine-types.ts";
-import type { ErrorBody } from "./errors.ts";
-import { resolveCluster, type CoreOptions } from "./fleet.ts";
+import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
+import { endpointHost } from "../config/endpoint.ts";
+import { callEngine, dialEngine, expectBody, translateEngineError } from "../engine/engine.ts";
+import type { DockerInfo } from "../objects/engine-types.ts";
+import type { ErrorBody } from "../errors.ts";
+import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
 
-export type { DockerInfo } from "./engine-types.ts";
+export type { DockerInfo } from "../objects/engine-types.ts";
 
 /**
  * A registered cluster as `/list/cluster` shows it, with where it came from

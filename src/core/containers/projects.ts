@@ -1,4 +1,4 @@
-import type { ClusterRef } from "./across-clusters.ts";
+import type { ClusterRef } from "../engine/across-clusters.ts";
 
 /** The labels that tie a container to a compose project or a swarm stack, and name its service. */
 const COMPOSE = { project: "com.docker.compose.project", service: "com.docker.compose.service" };

@@ -10,9 +10,9 @@ import {
 } from "./cluster-config.ts";
 import { readContextStore, type ContextStore, type DockerContext } from "./docker-contexts.ts";
 import { parseEndpoint } from "./endpoint.ts";
-import { DocklensError } from "./errors.ts";
+import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
-import { NAME_PATTERN } from "./names.ts";
+import { NAME_PATTERN } from "../names.ts";
 
 /** Clusters found on this machine, and what was skipped on the way, one line each. */
 export interface FoundClusters {

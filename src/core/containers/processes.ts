@@ -1,7 +1,7 @@
 import { findContainer, type ContainerRef } from "./containers.ts";
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
-import { invalidQuery } from "./query.ts";
-import type { CoreOptions } from "./fleet.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { invalidQuery } from "../query.ts";
+import type { CoreOptions } from "../engine/fleet.ts";
 
 /** Body of `.../process`: the engine's top. */
 export interface ListProcessesResult {

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { mayFindConfig } from "./config-probe.ts";
 import type { DocklensConfig } from "./cluster-config.ts";
 import { discoverClusters } from "./discovery.ts";
-import { DocklensError } from "./errors.ts";
+import { DocklensError } from "../errors.ts";
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import type Dockerode from "dockerode";
 import { findContainer, type ContainerTarget, type ContainerRef } from "./containers.ts";
-import { callEngine, dialEngine } from "./engine.ts";
-import { openEngineStream } from "./engine-stream.ts";
+import { callEngine, dialEngine } from "../engine/engine.ts";
+import { openEngineStream } from "../engine/engine-stream.ts";
 import { decodeOutput, type OutputLine } from "./container-output.ts";
 import {
   checkQueryNames,
@@ -11,9 +11,9 @@ import {
   parseChoice,
   parseTime,
   type QueryInput,
-} from "./query.ts";
-import { DocklensError } from "./errors.ts";
-import type { CoreOptions } from "./fleet.ts";
+} from "../query.ts";
+import { DocklensError } from "../errors.ts";
+import type { CoreOptions } from "../engine/fleet.ts";
 
 /**
  * What to read of a container's logs

@@ -3,9 +3,9 @@ import {
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
-} from "./across-clusters.ts";
-import { listContainers } from "./containers.ts";
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
+} from "../engine/across-clusters.ts";
+import { listContainers } from "../containers/containers.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 
 /** One image reference that containers of several clusters run, and what it is on each. */
 export interface DriftImage {

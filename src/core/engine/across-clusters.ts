@@ -1,5 +1,5 @@
-import type { ClusterConfig } from "./cluster-config.ts";
-import type { ErrorBody } from "./errors.ts";
+import type { ClusterConfig } from "../config/cluster-config.ts";
+import type { ErrorBody } from "../errors.ts";
 import { translateEngineError } from "./engine.ts";
 import { resolveClusters, type CoreOptions } from "./fleet.ts";
 

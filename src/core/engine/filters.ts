@@ -1,5 +1,5 @@
 import type { StatusErrors } from "./engine.ts";
-import { invalidQuery } from "./query.ts";
+import { invalidQuery } from "../query.ts";
 import type { CoreOptions } from "./fleet.ts";
 
 /** The lists that take docker's filters. */

@@ -3,13 +3,14 @@ import {
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
-} from "./across-clusters.ts";
-import { listContainers } from "./containers.ts";
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
-import type { ImageItem, InspectImageResult, Override } from "./engine-types.ts";
-import { filteredCall, type ListOptions } from "./filters.ts";
+} from "../engine/across-clusters.ts";
+import { listContainers } from "../containers/containers.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import type { Override } from "../json.ts";
+import type { ImageItem, InspectImageResult } from "./engine-types.ts";
+import { filteredCall, type ListOptions } from "../engine/filters.ts";
 import { inspectObject } from "./objects.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 
 export type { ImageItem, InspectImageResult } from "./engine-types.ts";
 

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { DEFAULT_TUNING, toClusterConfig, type DocklensConfig } from "./cluster-config.ts";
 import { discoverMore } from "./discovery.ts";
 import { parseEndpoint } from "./endpoint.ts";
-import { DocklensError } from "./errors.ts";
+import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
-import { NAME_PATTERN } from "./names.ts";
+import { NAME_PATTERN } from "../names.ts";
 
 const integer = (what: string) =>
   z.int({ error: (issue) => (issue.input === undefined ? "required" : `expected ${what}`) });

@@ -1,8 +1,8 @@
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import type { NetworkItem } from "./engine-types.ts";
-import { filteredCall, type ListOptions } from "./filters.ts";
+import { filteredCall, type ListOptions } from "../engine/filters.ts";
 import { inspectObject } from "./objects.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 import { byName } from "./volumes.ts";
 
 export type { NetworkItem } from "./engine-types.ts";

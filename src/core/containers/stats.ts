@@ -1,10 +1,10 @@
 import type { Readable } from "node:stream";
 import { findContainer, type ContainerRef } from "./containers.ts";
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
-import { openEngineStream } from "./engine-stream.ts";
-import { DocklensError } from "./errors.ts";
-import { parseEngineJson } from "./json.ts";
-import type { CoreOptions } from "./fleet.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { openEngineStream } from "../engine/engine-stream.ts";
+import { DocklensError } from "../errors.ts";
+import { parseEngineJson } from "../json.ts";
+import type { CoreOptions } from "../engine/fleet.ts";
 
 /**
  * The figures `docker stats` shows, computed the way it computes them

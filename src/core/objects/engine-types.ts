@@ -5,13 +5,7 @@
 // index signatures (`unknown`) let through. A field an engine may leave out is optional; one it
 // may send as null says so.
 
-/**
- * `T` with the properties of `U` in place of its own (internal). `Omit` would lose the named
- * properties of a type with an index signature.
- */
-export type Override<T, U> = { [K in keyof T as K extends keyof U ? never : K]: T[K] } & U;
-
-import type { HealthConfig } from "./container-types.ts";
+import type { HealthConfig } from "../containers/container-types.ts";
 
 /**
  * An item of `/list/:cluster/images`: the engine's item of `GET /images/json`, with `Created` as

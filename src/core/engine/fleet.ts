@@ -1,11 +1,11 @@
 // The clusters docklens knows and their engine connections: what every core call is given.
 import type Dockerode from "dockerode";
-import type { ClusterConfig, DocklensConfig } from "./cluster-config.ts";
-import { loadConfig, type LoadConfigOptions } from "./config.ts";
+import type { ClusterConfig, DocklensConfig } from "../config/cluster-config.ts";
+import { loadConfig, type LoadConfigOptions } from "../config/config.ts";
 import { createEngineClient, type EngineClient, type EnginePurpose } from "./engine-client.ts";
-import { DocklensError, type ErrorCode } from "./errors.ts";
-import { Coalescer, Limiter } from "./flow.ts";
-import { checkName } from "./names.ts";
+import { DocklensError, type ErrorCode } from "../errors.ts";
+import { Coalescer, Limiter } from "../flow.ts";
+import { checkName } from "../names.ts";
 
 /** Per cluster: the bound on calls in flight, the sharing of identical reads, and what the calls came to. */
 export interface EngineSlot {

@@ -1,17 +1,17 @@
-import type { ClusterConfig } from "./cluster-config.ts";
+import type { ClusterConfig } from "../config/cluster-config.ts";
 import {
   acrossClusters,
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
-} from "./across-clusters.ts";
-import { callEngine, dialEngine, expectBody, type StatusErrors } from "./engine.ts";
+} from "../engine/across-clusters.ts";
+import { callEngine, dialEngine, expectBody, type StatusErrors } from "../engine/engine.ts";
 import type { ContainerItem, InspectContainerResult } from "./container-types.ts";
-import type { Override } from "./engine-types.ts";
-import { DocklensError, isDocklensError } from "./errors.ts";
-import { filteredCall, type ListOptions } from "./filters.ts";
-import { checkName } from "./names.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
+import type { Override } from "../json.ts";
+import { DocklensError, isDocklensError } from "../errors.ts";
+import { filteredCall, type ListOptions } from "../engine/filters.ts";
+import { checkName } from "../names.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 
 export type { ContainerItem, InspectContainerResult } from "./container-types.ts";
 

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type Dockerode from "dockerode";
-import type { ClusterConfig } from "./cluster-config.ts";
+import type { ClusterConfig } from "../config/cluster-config.ts";
 import { callEngine, translateEngineError, type CallEngineOptions } from "./engine.ts";
 
 let open = 0;

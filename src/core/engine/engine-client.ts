@@ -1,7 +1,7 @@
 // The connection to one engine: a dockerode client over a Unix socket, TCP, TLS or SSH, with its
 // own pools of sockets. Only the fleet (fleet.ts) builds them.
 import type Dockerode from "dockerode";
-import type { ClusterConfig } from "./cluster-config.ts";
+import type { ClusterConfig } from "../config/cluster-config.ts";
 
 /**
  * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,

@@ -1,14 +1,14 @@
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ClusterRef } from "./across-clusters.ts";
-import type { ClusterConfig } from "./cluster-config.ts";
-import { dialEngine } from "./engine.ts";
-import { openEngineStream } from "./engine-stream.ts";
-import { DocklensError, type ErrorBody } from "./errors.ts";
-import type { EngineFilters } from "./filters.ts";
-import { parseEngineJson } from "./json.ts";
-import { resolveClusters, type CoreOptions } from "./fleet.ts";
+import type { ClusterRef } from "../engine/across-clusters.ts";
+import type { ClusterConfig } from "../config/cluster-config.ts";
+import { dialEngine } from "../engine/engine.ts";
+import { openEngineStream } from "../engine/engine-stream.ts";
+import { DocklensError, type ErrorBody } from "../errors.ts";
+import type { EngineFilters } from "../engine/filters.ts";
+import { parseEngineJson } from "../json.ts";
+import { resolveClusters, type CoreOptions } from "../engine/fleet.ts";
 
 /** An engine event as the engine sends it, with the cluster it came from. */
 export type ClusterEvent = Record<string, unknown> & { cluster: ClusterRef };

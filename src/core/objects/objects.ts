@@ -1,7 +1,7 @@
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
-import type { ErrorCode } from "./errors.ts";
-import { checkImageReference, checkName } from "./names.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import type { ErrorCode } from "../errors.ts";
+import { checkImageReference, checkName } from "../names.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 
 /** How each kind of engine object is named, where the engine shows it, and how it is reported missing. */
 const KINDS = {

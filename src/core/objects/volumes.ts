@@ -1,8 +1,9 @@
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
-import type { Override, VolumeItem } from "./engine-types.ts";
-import { filteredCall, type ListOptions } from "./filters.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import type { Override } from "../json.ts";
+import type { VolumeItem } from "./engine-types.ts";
+import { filteredCall, type ListOptions } from "../engine/filters.ts";
 import { inspectObject } from "./objects.ts";
-import { resolveCluster, type CoreOptions, type ItemRef } from "./fleet.ts";
+import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 
 export type { VolumeItem } from "./engine-types.ts";
 
