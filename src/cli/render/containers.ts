@@ -1,5 +1,6 @@
 // Containers as docker ps shows them: one cluster's (`containers`) or every cluster's (`ps`).
 import type { ChalkInstance } from "chalk";
+import { compareStrings } from "../../core/compare.ts";
 import type { ClusterContainerItem, ContainerItem } from "../../core/containers/containers.ts";
 import { groupProjects, projectOf } from "../../core/containers/projects.ts";
 import { renderTable, shortId, timeAgo, truncate } from "./format.ts";
@@ -90,7 +91,8 @@ export interface PsView {
 /** Order of `ps`: by cluster name, then container name. */
 function byClusterThenName(a: ClusterContainerItem, b: ClusterContainerItem): number {
   return (
-    a.cluster.name.localeCompare(b.cluster.name) || containerName(a).localeCompare(containerName(b))
+    compareStrings(a.cluster.name, b.cluster.name, "locale") ||
+    compareStrings(containerName(a), containerName(b), "locale")
   );
 }
 

@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import Table from "cli-table3";
+import { compareStrings } from "../../core/compare.ts";
 
 /** Colour only on a TTY, and never under `NO_COLOR`; `FORCE_COLOR` still wins for tests. */
 export function createColors(
@@ -116,7 +117,7 @@ export function formatLabels(
   separator = ",",
 ): string {
   return Object.entries(labels ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareStrings(a, b, "locale"))
     .map(([key, value]) => (value === "" ? key : `${key}=${value}`))
     .join(separator);
 }

@@ -1,4 +1,5 @@
 // The PORTS column, as docker ps words it.
+import { compareStrings } from "../../core/compare.ts";
 import type { Port } from "../../core/containers/container-types.ts";
 
 /** A port as the container list shows it; container detail's ports are turned into these. */
@@ -23,9 +24,9 @@ export function formatPorts(ports: PortItem[]): string {
   const sorted = unique.sort(
     (a, b) =>
       a.PrivatePort - b.PrivatePort ||
-      compare(a.IP ?? "", b.IP ?? "") ||
+      compareStrings(a.IP ?? "", b.IP ?? "") ||
       (a.PublicPort ?? 0) - (b.PublicPort ?? 0) ||
-      compare(a.Type, b.Type),
+      compareStrings(a.Type, b.Type),
   );
   const groups = new Map<string, { first: number; last: number }>();
   const ranges: string[] = [];
@@ -54,8 +55,4 @@ export function formatPorts(ports: PortItem[]): string {
   return [...ranges, ...[...groups].map(([key, group]) => range(key, group)), ...mappings].join(
     ", ",
   );
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

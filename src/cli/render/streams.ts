@@ -1,5 +1,6 @@
 // What arrives line by line or sample by sample: logs, attach, stats, events; and top's table.
 import type { ChalkInstance } from "chalk";
+import { compareStrings } from "../../core/compare.ts";
 import type { AttachLine } from "../../core/containers/attach.ts";
 import type { OutputLine } from "../../core/containers/container-output.ts";
 import type { ReadLogsResult } from "../../core/containers/logs.ts";
@@ -90,7 +91,7 @@ export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstanc
   const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
   const time = `${seconds}.${String(nanos % 1_000_000_000n).padStart(9, "0")}Z`;
   const attributes = Object.entries(event.Actor?.Attributes ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareStrings(a, b, "locale"))
     .map(([key, value]) => `${key}=${value}`)
     .join(", ");
   const what = [event.cluster.name, event.Type ?? "", event.Action ?? "", event.Actor?.ID ?? ""];

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { compareStrings } from "../compare.ts";
 
 /** A docker CLI context with a docker endpoint, as the context store holds it. */
 export interface DockerContext {
@@ -72,7 +73,7 @@ export function readContextStore(env: NodeJS.ProcessEnv): ContextStore {
       ...(Object.keys(tls).length ? { tls } : {}),
     });
   }
-  contexts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  contexts.sort((a, b) => compareStrings(a.name, b.name));
   return { dir, current: currentContext(dir), contexts, warnings };
 }
 

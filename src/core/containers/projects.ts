@@ -1,3 +1,4 @@
+import { compareStrings } from "../compare.ts";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 
 /** The labels that tie a container to a compose project or a swarm stack, and name its service. */
@@ -52,7 +53,7 @@ export function groupProjects(containers: readonly Item[]): ProjectGroup[] {
     group.clusters.set(container.cluster.id, container.cluster);
   }
   return [...groups]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, group]) => ({
       name,
       services: [...group.services].sort(),

@@ -4,6 +4,7 @@ import {
   type ClusterError,
   type ClusterRef,
 } from "../engine/across-clusters.ts";
+import { compareStrings } from "../compare.ts";
 import { listContainers } from "../containers/containers.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 
@@ -70,7 +71,7 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
   }
   const images = [...byReference]
     .filter(([, clusters]) => clusters.size > 1)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareStrings(a, b))
     .map(([reference, clusters]) => {
       const entries = [...clusters.values()].map(({ cluster, imageIds }) => ({
         cluster,

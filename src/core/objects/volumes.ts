@@ -1,3 +1,4 @@
+import { compareStrings } from "../compare.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import type { Override } from "../json.ts";
 import type { VolumeItem } from "./engine-types.ts";
@@ -50,7 +51,7 @@ export async function inspectVolume(input: ItemRef, options: CoreOptions): Promi
 
 /** Order of items by `Name`, as the docker CLI lists volumes and networks. */
 export function byName(a: { Name: string }, b: { Name: string }): number {
-  return a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0;
+  return compareStrings(a.Name, b.Name);
 }
 
 /**
