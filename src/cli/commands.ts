@@ -12,7 +12,7 @@ import {
 } from "./define.ts";
 import type { CommandOptions } from "./spec.ts";
 
-interface LogsOptions extends CommandOptions {
+interface LogsCommandOptions extends CommandOptions {
   tail: string;
   since?: string;
   until?: string;
@@ -22,7 +22,7 @@ interface LogsOptions extends CommandOptions {
 }
 
 /** The flags of `docklens logs` as the query of the logs route, checked by the same code. */
-function logsQuery(options: LogsOptions): Record<string, string> {
+function logsQuery(options: LogsCommandOptions): Record<string, string> {
   return {
     tail: options.tail,
     stream: options.stream,
@@ -221,7 +221,7 @@ export const ITEM_COMMANDS = [
       ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
       ["docklens logs local web -f --stream stderr"],
     ],
-    call: async (core, [cluster, name], options: LogsOptions, o) => {
+    call: async (core, [cluster, name], options: LogsCommandOptions, o) => {
       const query = core.parseLogsQuery(logsQuery(options));
       const ref = { cluster: cluster!, name: name! };
       return query.follow

@@ -1,5 +1,5 @@
 import type { StatusErrors } from "./engine.ts";
-import { invalidQuery } from "../query.ts";
+import { BOOLEAN_VALUES, invalidQuery } from "../query.ts";
 import type { CoreOptions } from "./fleet.ts";
 
 /** The lists that take docker's filters. */
@@ -7,8 +7,6 @@ export type FilterKind = "containers" | "images" | "volumes" | "networks" | "eve
 
 /** Filters as the engine takes them in its `filters` query parameter: key to values. */
 export type EngineFilters = Record<string, string[]>;
-
-const BOOLEAN = ["true", "false", "1", "0"];
 
 /**
  * Docker's filter keys for each list, as `docker ps`, `docker images`, `docker volume ls` and
@@ -24,7 +22,7 @@ export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | 
     health: ["starting", "healthy", "unhealthy", "none"],
     id: null,
     isolation: ["default", "process", "hyperv"],
-    "is-task": BOOLEAN,
+    "is-task": BOOLEAN_VALUES,
     label: null,
     name: null,
     network: null,
@@ -35,15 +33,15 @@ export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | 
   },
   images: {
     before: null,
-    dangling: BOOLEAN,
+    dangling: BOOLEAN_VALUES,
     label: null,
     reference: null,
     since: null,
     until: null,
   },
-  volumes: { dangling: BOOLEAN, driver: null, label: null, name: null },
+  volumes: { dangling: BOOLEAN_VALUES, driver: null, label: null, name: null },
   networks: {
-    dangling: BOOLEAN,
+    dangling: BOOLEAN_VALUES,
     driver: null,
     id: null,
     label: null,
