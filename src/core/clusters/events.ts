@@ -1,5 +1,4 @@
 import type { Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import type { ClusterConfig } from "../config/cluster-config.ts";
@@ -8,6 +7,7 @@ import { openEngineStream } from "../engine/engine-stream.ts";
 import { DocklensError, type ErrorBody } from "../errors.ts";
 import type { EngineFilters } from "../engine/filters.ts";
 import { parseEngineJson } from "../json.ts";
+import { ndjsonSplitter } from "../ndjson.ts";
 import { resolveClusters, type CoreOptions } from "../engine/fleet.ts";
 
 /** An engine event as the engine sends it, with the cluster it came from. */
@@ -125,15 +125,11 @@ async function follow(
       since ??= (opened / 1000).toFixed(9);
       if (down) push({ cluster: ref, status: "reconnected" });
       down = false;
-      let pending = "";
-      // A character split across two chunks stays whole.
-      const decoder = new StringDecoder("utf8");
+      const lines = ndjsonSplitter();
       for await (const chunk of chunks) {
         // An engine that sends again is back for good: the next drop starts the waits over.
         wait = first;
-        const lines = (pending + decoder.write(chunk)).split("\n");
-        pending = lines.pop()!;
-        for (const line of lines.filter((text) => text.trim())) {
+        for (const line of lines(chunk)) {
           const event = parseEngineJson(line) as Record<string, unknown>;
           since = after(event) ?? since;
           push({ ...event, cluster: ref });

@@ -4,6 +4,7 @@ import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { DocklensError } from "../errors.ts";
 import { parseEngineJson } from "../json.ts";
+import { ndjsonSplitter } from "../ndjson.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 
 /**
@@ -164,11 +165,9 @@ async function* samples(
   chunks: AsyncIterable<Buffer>,
   target: { id: string; name: string },
 ): AsyncGenerator<StatsSample> {
-  let pending = "";
+  const lines = ndjsonSplitter();
   for await (const chunk of chunks) {
-    const lines = (pending + chunk.toString()).split("\n");
-    pending = lines.pop()!;
-    for (const line of lines.filter((text) => text.trim())) {
+    for (const line of lines(chunk)) {
       let raw: EngineStats;
       try {
         raw = withIdentity(parseEngineJson(line) as EngineStats, target);
