@@ -67,7 +67,10 @@ export interface ErrorBody {
 
 /**
  * The one error class of docklens. `status` is the HTTP status of `code`;
- * the message names what failed and never carries a stack trace or key material.
+ * the message names what failed and never carries a stack trace or key material. `cause` keeps
+ * the error it was made from (the engine's, a socket's), for whoever debugs docklens as a
+ * library: it may hold paths and addresses, so the server and the CLI never show it, only
+ * {@link toJSON}'s `code` and `message`.
  */
 export class DocklensError extends Error {
   readonly code: ErrorCode;
@@ -78,8 +81,12 @@ export class DocklensError extends Error {
    */
   readonly param: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { param?: string } = {}) {
-    super(message);
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { param?: string | undefined; cause?: unknown } = {},
+  ) {
+    super(message, "cause" in options ? { cause: options.cause } : undefined);
     this.name = "DocklensError";
     this.code = code;
     this.status = statusOf(code);

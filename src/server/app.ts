@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import {
   createApp as createH3App,
+  createError,
   defineEventHandler,
   send,
   setResponseHeader,
@@ -195,7 +196,9 @@ export function createApp(options: CreateAppOptions): App {
         checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
-      const result = await route.run(params, { fleet, signal, showSecrets, query, lists });
+      const result = await keepCause(() =>
+        route.run(params, { fleet, signal, showSecrets, query, lists }),
+      );
       if (result instanceof Text) return send(event, result.body, result.contentType);
       return result instanceof Streamed
         ? sendNdjson(event, result.items, signal, options.signal)
@@ -224,6 +227,19 @@ export function refuseConnect(_request: unknown, socket: import("node:stream").D
       `Allow: ${ALLOW}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * `run`'s result, or its error wrapped so that h3 hands it to `onError` whole: h3 makes any other
+ * error with a `cause` into an H3Error of that cause alone, which would turn a DocklensError that
+ * keeps the engine's error into an `INTERNAL_ERROR`.
+ */
+async function keepCause<T>(run: () => T): Promise<Awaited<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    throw createError({ cause: error });
+  }
 }
 
 /**

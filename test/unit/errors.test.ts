@@ -111,6 +111,8 @@ describe("translateEngineError", () => {
     expect(translated).toBeInstanceOf(DocklensError);
     expect(translated.code).toBe(code);
     expect(translated.status).toBe(status);
+    // The engine's own error stays at hand for debugging, never in what users see.
+    expect(translated.cause).toBe(error);
     if (typeof message === "string") expect(translated.message).toBe(message);
     else expect(translated.message).toMatch(message);
   });
@@ -118,6 +120,17 @@ describe("translateEngineError", () => {
   it("passes a DocklensError through unchanged", () => {
     const error = new DocklensError("INVALID_NAME", "bad");
     expect(translateEngineError(error, cluster, { timedOut: true })).toBe(error);
+  });
+
+  it("keeps its cause out of the error body", () => {
+    const cause = errno("ECONNREFUSED");
+    const error = new DocklensError("ENGINE_UNREACHABLE", "cannot reach it", { cause });
+    expect(error.cause).toBe(cause);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      code: "ENGINE_UNREACHABLE",
+      message: "cannot reach it",
+    });
+    expect("cause" in new DocklensError("INVALID_NAME", "bad")).toBe(false);
   });
 
   it("serialises to the error body", () => {

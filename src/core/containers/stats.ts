@@ -171,8 +171,10 @@ async function* samples(
       let raw: EngineStats;
       try {
         raw = withIdentity(parseEngineJson(line) as EngineStats, target);
-      } catch {
-        throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON");
+      } catch (error) {
+        throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON", {
+          cause: error,
+        });
       }
       yield { summary: summarizeStats(raw), raw };
     }

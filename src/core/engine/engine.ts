@@ -160,7 +160,7 @@ const AMBIGUOUS = /multiple IDs found with provided prefix|is ambiguous \(\d+ ma
 
 /**
  * Translate an error of an engine call into docklens's error codes; the one place that does
- * (docs/http-interface.md, "Error codes").
+ * (docs/http-interface.md, "Error codes"). The error it was made from is its `cause`.
  */
 export function translateEngineError(
   error: unknown,
@@ -168,12 +168,11 @@ export function translateEngineError(
   context: { timedOut?: boolean; statuses?: StatusErrors } = {},
 ): DocklensError {
   if (isDocklensError(error)) return error;
+  const fail = (code: ErrorCode, message: string, param?: string) =>
+    new DocklensError(code, message, { param, cause: error });
   const where = engineOf(cluster);
   if (context.timedOut)
-    return new DocklensError(
-      "ENGINE_TIMEOUT",
-      `${where} did not answer within ${cluster.timeoutMs} ms`,
-    );
+    return fail("ENGINE_TIMEOUT", `${where} did not answer within ${cluster.timeoutMs} ms`);
   const err = error as {
     name?: string;
     code?: string;
@@ -182,24 +181,20 @@ export function translateEngineError(
     message?: string;
     level?: string;
   };
-  if (err?.name === "AbortError")
-    return new DocklensError("ENGINE_ERROR", `the call to ${where} was cancelled`);
+  if (err?.name === "AbortError") return fail("ENGINE_ERROR", `the call to ${where} was cancelled`);
   if (typeof err?.statusCode === "number") {
     const message = engineMessage(err.json) ?? "no message";
     // The user's id prefix matches several items: older engines answer 500, newer 400.
     if (AMBIGUOUS.test(message))
-      return new DocklensError(
-        "AMBIGUOUS_NAME",
-        `${where} found several items for one name: ${message}`,
-      );
+      return fail("AMBIGUOUS_NAME", `${where} found several items for one name: ${message}`);
     const meaning = context.statuses?.[err.statusCode];
     if (meaning && (!meaning.when || meaning.when.test(message)))
-      return new DocklensError(
+      return fail(
         meaning.code,
         typeof meaning.message === "function" ? meaning.message(message) : meaning.message,
-        { ...(meaning.param ? { param: meaning.param } : {}) },
+        meaning.param,
       );
-    return new DocklensError("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${message}`);
+    return fail("ENGINE_ERROR", `${where} answered ${err.statusCode}: ${message}`);
   }
   const code = err?.code ?? "";
   const reason =
@@ -209,7 +204,7 @@ export function translateEngineError(
       : undefined) ??
     (err?.level ? `SSH failure (${err.level})` : undefined) ??
     (code ? code : err?.message === "socket hang up" ? "connection closed" : `unexpected failure`);
-  return new DocklensError("ENGINE_UNREACHABLE", `cannot reach ${where}: ${reason}`);
+  return fail("ENGINE_UNREACHABLE", `cannot reach ${where}: ${reason}`);
 }
 
 function engineMessage(json: unknown): string | undefined {
