@@ -80,19 +80,20 @@ const MAX_CACHED = 1000;
  * Identical reads in flight share one engine call: the first caller starts it, later ones join
  * it, and each may leave (its signal aborts) without disturbing the others; the call itself is
  * cancelled when the last one leaves. Nothing read before a request arrived is served to it
- * unless `ttlMs` allows: then a result is reused for that long after it came.
+ * unless `ttlMs` allows: then a result is reused for that long after it came. `K` narrows the
+ * keys it takes (the engine's reads take only keys built to say what they read).
  */
-export class Coalescer {
+export class Coalescer<K extends string = string> {
   private readonly inflight = new Map<
-    string,
+    K,
     { promise: Promise<unknown>; controller: AbortController; waiters: number }
   >();
-  private readonly cache = new Map<string, { value: unknown; expires: number }>();
+  private readonly cache = new Map<K, { value: unknown; expires: number }>();
 
   constructor(private readonly ttlMs = 0) {}
 
   async run<T>(
-    key: string,
+    key: K,
     start: (signal: AbortSignal) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {

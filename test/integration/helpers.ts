@@ -28,6 +28,8 @@ export async function cli(
     HOME: engines.tmp,
     XDG_CONFIG_HOME: join(engines.tmp, "xdg"),
     NO_COLOR: "1",
+    // Set by vitest.config.ts: the CLI's shared reads are frozen too.
+    DOCKLENS_FREEZE_SHARED_READS: process.env.DOCKLENS_FREEZE_SHARED_READS ?? "",
     ...options.env,
   };
   try {

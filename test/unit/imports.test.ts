@@ -60,7 +60,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 
 /**
  * The core's rooms, lowest first: the foundations at core/'s top (errors, names, flow, query,
- * json), then config/ (what the clusters are), then engine/ (talking to them), then the
+ * json, ndjson, compare), then config/ (what the clusters are), then engine/ (talking to them), then the
  * resources, which may use each other: containers/, objects/ (images, networks, volumes) and
  * clusters/ (what an engine says of itself: info and events).
  */

@@ -123,7 +123,7 @@ async function readDockerInfo(
           Volumes: volumeList?.length ?? 0,
         };
       },
-      { ...options, read: "info" },
+      { ...options, read: { kind: "info" } },
     );
     return { docker };
   } catch (error) {

@@ -47,7 +47,7 @@ export async function listContainers(
   options: ListOptions,
 ): Promise<ListContainersResult> {
   const config = resolveCluster(cluster, options);
-  const { query, read, statuses } = filteredCall("containers", options.filters);
+  const { query, statuses } = filteredCall(options.filters);
   // The mapping runs inside the shared read: callers of the same read get the same body.
   return callEngine(
     config,
@@ -60,7 +60,11 @@ export async function listContainers(
       );
       return { containers, running: containers.filter(isRunning) };
     },
-    { ...options, read, ...(statuses ? { statuses } : {}) },
+    {
+      ...options,
+      read: { kind: "containers", filters: options.filters },
+      ...(statuses ? { statuses } : {}),
+    },
   );
 }
 
@@ -197,7 +201,7 @@ async function inspectRaw(input: ContainerRef, options: CoreOptions) {
     const body = await callEngine(
       cluster,
       (docker, signal) => dialEngine(docker, `/containers/${name}/json`, signal),
-      { ...options, statuses, read: `container:${name}` },
+      { ...options, statuses, read: { kind: "container", name } },
     );
     return {
       cluster,

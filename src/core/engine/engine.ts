@@ -6,6 +6,7 @@ import { DocklensError, isDocklensError, type ErrorCode } from "../errors.ts";
 import { parseEngineJson } from "../json.ts";
 import type { EnginePurpose } from "./engine-client.ts";
 import { fleetEngine, type CoreOptions } from "./fleet.ts";
+import { readKey, shareBody, type EngineRead } from "./shared-reads.ts";
 
 /**
  * What an engine status means for the call at hand, e.g.
@@ -29,10 +30,11 @@ export interface CallEngineOptions extends CoreOptions {
   /** Engine statuses that mean something for this call (a 404, a 409); others are `ENGINE_ERROR`. */
   statuses?: StatusErrors;
   /**
-   * Names a read whose result depends on nothing but the key and the cluster: identical reads in
-   * flight then share one engine call (and, with the cluster's `cacheTtlMs`, a recent result).
+   * What this call reads, when its result depends on nothing else but the cluster: identical
+   * reads in flight then share one engine call (and, with the cluster's `cacheTtlMs`, a recent
+   * result), so the result is shared too and must never be changed.
    */
-  read?: string;
+  read?: EngineRead;
   /** The client to use: `stream` for calls that open a long stream. */
   purpose?: EnginePurpose;
 }
@@ -68,7 +70,12 @@ export function callEngine<T>(
       throw error;
     }
   };
-  return options.read ? slot.reads.run(options.read, call, options.signal) : call(options.signal);
+  if (!options.read) return call(options.signal);
+  return slot.reads.run(
+    readKey(options.read),
+    async (signal) => shareBody(await call(signal)),
+    options.signal,
+  );
 }
 
 /** `work` under the cluster's time limit (and the caller's signal), its errors translated. */

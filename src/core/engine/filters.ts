@@ -147,24 +147,21 @@ export interface ListOptions extends CoreOptions {
 const REFUSED_FILTER = /filter|no such (container|image)|error while looking up/i;
 
 /**
- * How a list call with `filters` is made: the engine query, the key under which identical reads
- * share one call, and the engine's refusal of a filter value (a 400 or 404, or a 500 that says
- * so) as the user's `INVALID_QUERY`, not an engine failure.
+ * How a list call with `filters` is made: the engine query, and the engine's refusal of a filter
+ * value (a 400 or 404, or a 500 that says so) as the user's `INVALID_QUERY`, not an engine failure.
  */
-export function filteredCall(
-  list: FilterKind,
-  filters: EngineFilters | undefined,
-): { query: Record<string, string>; read: string; statuses?: StatusErrors } {
-  if (!filters) return { query: {}, read: list };
+export function filteredCall(filters: EngineFilters | undefined): {
+  query: Record<string, string>;
+  statuses?: StatusErrors;
+} {
+  if (!filters) return { query: {} };
   const refused = {
     code: "INVALID_QUERY" as const,
     message: (engine: string) => `filter: the engine refused it: ${engine}`,
     param: "filter",
   };
-  const text = JSON.stringify(filters);
   return {
-    query: { filters: text },
-    read: `${list}?filters=${text}`,
+    query: { filters: JSON.stringify(filters) },
     statuses: { 400: refused, 404: refused, 500: { ...refused, when: REFUSED_FILTER } },
   };
 }

@@ -6,11 +6,12 @@ import { createEngineClient, type EngineClient, type EnginePurpose } from "./eng
 import { DocklensError, type ErrorCode } from "../errors.ts";
 import { Coalescer, Limiter } from "../flow.ts";
 import { checkName } from "../names.ts";
+import type { ReadKey } from "./shared-reads.ts";
 
 /** Per cluster: the bound on calls in flight, the sharing of identical reads, and what the calls came to. */
 export interface EngineSlot {
   limiter: Limiter;
-  reads: Coalescer;
+  reads: Coalescer<ReadKey>;
   /** Engine calls made (a shared read counts once). */
   calls: number;
   /** Those that failed, by error code. */
@@ -96,7 +97,7 @@ export function createFleet(config: DocklensConfig): Fleet {
       if (!slot) {
         slot = {
           limiter: new Limiter(cluster.maxConcurrency),
-          reads: new Coalescer(cluster.cacheTtlMs),
+          reads: new Coalescer<ReadKey>(cluster.cacheTtlMs),
           calls: 0,
           failures: new Map(),
         };

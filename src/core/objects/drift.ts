@@ -47,7 +47,7 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
             "object",
             config,
           ),
-        { ...options, read: "version" },
+        { ...options, read: { kind: "version" } },
       ),
     ]);
     return { containers, version: version.Version ?? "" };

@@ -50,7 +50,7 @@ export async function inspectImage(
  */
 export async function listImages(cluster: string, options: ListOptions): Promise<ListImagesResult> {
   const config = resolveCluster(cluster, options);
-  const { query, read, statuses } = filteredCall("images", options.filters);
+  const { query, statuses } = filteredCall(options.filters);
   const [items, { containers }] = await Promise.all([
     callEngine(
       config,
@@ -62,7 +62,7 @@ export async function listImages(cluster: string, options: ListOptions): Promise
         ),
       {
         ...options,
-        read,
+        read: { kind: "images", filters: options.filters },
         ...(statuses ? { statuses } : {}),
       },
     ),

@@ -22,7 +22,7 @@ export async function listNetworks(
   options: ListOptions,
 ): Promise<ListNetworksResult> {
   const config = resolveCluster(cluster, options);
-  const { query, read, statuses } = filteredCall("networks", options.filters);
+  const { query, statuses } = filteredCall(options.filters);
   return callEngine(
     config,
     async (docker, signal) => ({
@@ -32,7 +32,11 @@ export async function listNetworks(
         config,
       ).sort(byName),
     }),
-    { ...options, read, ...(statuses ? { statuses } : {}) },
+    {
+      ...options,
+      read: { kind: "networks", filters: options.filters },
+      ...(statuses ? { statuses } : {}),
+    },
   );
 }
 

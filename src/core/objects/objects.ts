@@ -45,7 +45,7 @@ export async function inspectObject(
     (docker, signal) => dialEngine(docker, path(name), signal),
     {
       ...options,
-      read: `${kind}:${name}`,
+      read: { kind, name },
       statuses: {
         404: {
           code: missing,

@@ -26,7 +26,7 @@ export async function listVolumes(
   options: ListOptions,
 ): Promise<ListVolumesResult> {
   const config = resolveCluster(cluster, options);
-  const { query, read, statuses } = filteredCall("volumes", options.filters);
+  const { query, statuses } = filteredCall(options.filters);
   return callEngine(
     config,
     async (docker, signal) => {
@@ -37,7 +37,11 @@ export async function listVolumes(
       );
       return { Volumes: (body.Volumes ?? []).map(normalizeVolume).sort(byName) };
     },
-    { ...options, read, ...(statuses ? { statuses } : {}) },
+    {
+      ...options,
+      read: { kind: "volumes", filters: options.filters },
+      ...(statuses ? { statuses } : {}),
+    },
   );
 }
 
