@@ -45,8 +45,10 @@ async function sendEncoded(event: H3Event, entry: Encoded, contentType: string):
   const { res, req } = event.node;
   const { coding, identity } = negotiate(req.headers["accept-encoding"]);
   // Caches must not hand a gzip body to a client that did not ask for one, whatever this one got.
-  const vary = res.getHeader("vary");
-  res.setHeader("Vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding");
+  // Once: an error answered after a failed send comes through here again.
+  const vary = String(res.getHeader("vary") ?? "");
+  if (!/\baccept-encoding\b/i.test(vary))
+    res.setHeader("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   let bytes = entry.bytes;
   // A small body goes as it is, unless the client refused that (identity;q=0).
   if (coding && (bytes.length >= MIN_COMPRESSED_BYTES || !identity)) {
