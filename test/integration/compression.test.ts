@@ -111,6 +111,27 @@ describe("compressed bodies (docs/http-interface.md, Compression)", () => {
     expect(head.headers.vary).toBe("Accept-Encoding");
   });
 
+  it("concurrent identical requests over many clusters share one body, compressed once", async () => {
+    const [gzipBefore, brotliBefore] = [gzipCalls(), brotliCalls()];
+    const before = containerLists();
+    // The same read, however the clusters are named: by name, by id, in another order, or all.
+    const paths = [
+      "/list/containers",
+      "/list/containers?cluster=alpha&cluster=bravo",
+      "/list/containers?cluster=2&cluster=1",
+      "/list/containers?cluster=bravo&cluster=alpha&cluster=alpha",
+    ];
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, index) =>
+        get(paths[index % paths.length]!, index % 2 ? "br" : "gzip"),
+      ),
+    );
+    expect(containerLists()).toEqual([before[0]! + 1, before[1]! + 1]);
+    expect(gzipCalls() - gzipBefore).toBe(1);
+    expect(brotliCalls() - brotliBefore).toBe(1);
+    expect(new Set(responses.map((r) => decoded(r).toString("base64"))).size).toBe(1);
+  });
+
   it("sends small bodies as they are, unless the client refuses that", async () => {
     const small = await get("/healthz", "gzip, br");
     expect(small.headers["content-encoding"]).toBeUndefined();

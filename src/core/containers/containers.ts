@@ -1,6 +1,7 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import {
   acrossClusters,
+  shareAcross,
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
@@ -86,14 +87,16 @@ export interface ListAllContainersResult {
 export async function listAllContainers(
   options: ListOptions & AcrossClustersOptions,
 ): Promise<ListAllContainersResult> {
-  const { results, errors } = await acrossClusters(options, async (config, cluster) =>
-    (await listContainers(String(config.id), options)).containers.map((item) => ({
-      ...item,
-      cluster,
-    })),
-  );
-  const containers = results.flatMap((result) => result.value);
-  return { containers, running: containers.filter(isRunning), errors };
+  return shareAcross(options, { kind: "containers", filters: options.filters }, async (shared) => {
+    const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
+      (await listContainers(String(config.id), shared)).containers.map((item) => ({
+        ...item,
+        cluster,
+      })),
+    );
+    const containers = results.flatMap((result) => result.value);
+    return { containers, running: containers.filter(isRunning), errors };
+  });
 }
 
 function isRunning(container: ContainerItem): boolean {

@@ -42,6 +42,8 @@ export interface Fleet {
 interface EngineFleet extends Fleet {
   /** The engine client of a cluster (dockerode is loaded on the first call). */
   engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
+  /** Reads over many clusters in flight, shared as a cluster's reads are. */
+  acrossReads: Coalescer<ReadKey>;
 }
 
 /** The engine client of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
@@ -50,13 +52,21 @@ export function fleetEngine(
   cluster: ClusterConfig,
   purpose?: EnginePurpose,
 ): Promise<Dockerode> {
-  const internal = fleet as Partial<EngineFleet>;
-  if (typeof internal.engine !== "function")
+  return engineFleet(fleet).engine(cluster, purpose);
+}
+
+/** The sharing of reads over many clusters of `fleet` (and of every copy of it). */
+export function fleetAcrossReads(fleet: Fleet): Coalescer<ReadKey> {
+  return engineFleet(fleet).acrossReads;
+}
+
+function engineFleet(fleet: Fleet): EngineFleet {
+  if (typeof (fleet as Partial<EngineFleet>).engine !== "function")
     throw new DocklensError(
       "INTERNAL_ERROR",
       "this fleet has no engine clients: make it with createFleet or loadFleet",
     );
-  return internal.engine(cluster, purpose);
+  return fleet as EngineFleet;
 }
 
 /** One item of a cluster: a container, image, volume or network. */
@@ -81,6 +91,7 @@ export function createFleet(config: DocklensConfig): Fleet {
   const fleet: EngineFleet = {
     [MADE]: true,
     config,
+    acrossReads: new Coalescer<ReadKey>(),
     async engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;
       let client = clients.get(key);

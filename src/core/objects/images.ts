@@ -1,5 +1,6 @@
 import {
   acrossClusters,
+  shareAcross,
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
@@ -84,8 +85,10 @@ export async function listImages(cluster: string, options: ListOptions): Promise
 export async function listAllImages(
   options: ListOptions & AcrossClustersOptions,
 ): Promise<ListAllImagesResult> {
-  const { results, errors } = await acrossClusters(options, async (config, cluster) =>
-    (await listImages(String(config.id), options)).images.map((image) => ({ ...image, cluster })),
-  );
-  return { images: results.flatMap((result) => result.value), errors };
+  return shareAcross(options, { kind: "images", filters: options.filters }, async (shared) => {
+    const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
+      (await listImages(String(config.id), shared)).images.map((image) => ({ ...image, cluster })),
+    );
+    return { images: results.flatMap((result) => result.value), errors };
+  });
 }
