@@ -15,7 +15,6 @@ import { inspectImage, listAllImages, listImages } from "../core/objects/images.
 import { followContainerLogs, parseLogsQuery, readContainerLogs } from "../core/containers/logs.ts";
 import { inspectNetwork, listNetworks } from "../core/objects/networks.ts";
 import { listProcesses } from "../core/containers/processes.ts";
-import { listDetailRoutes } from "../core/detail-routes.ts";
 import { resolveClusters } from "../core/engine/fleet.ts";
 import { readContainerStats, streamContainerStats } from "../core/containers/stats.ts";
 import { inspectVolume, listVolumes } from "../core/objects/volumes.ts";
@@ -36,7 +35,8 @@ export const core = {
   listContainers,
   listDrift,
   listImages,
-  listDetailRoutes,
+  // The index is the server's routes below /detail/, loaded only for `docklens detail`.
+  listDetailRoutes: async () => (await import("../server/routes.ts")).detailRoutes(),
   listNetworks,
   listProcesses,
   listVolumes,

@@ -68,6 +68,10 @@ export interface ErrorBody {
 /**
  * The one error class of docklens. `status` is the HTTP status of `code`;
  * the message names what failed and never carries a stack trace or key material.
+ * @example
+ * ```ts
+ * throw new DocklensError("CONTAINER_NOT_FOUND", "no container web on cluster prod");
+ * ```
  */
 export class DocklensError extends Error {
   readonly code: ErrorCode;
@@ -92,7 +96,18 @@ export class DocklensError extends Error {
   }
 }
 
-/** True for a DocklensError, also one thrown by another copy of this module. */
+/**
+ * True for a DocklensError, also one thrown by another copy of this module.
+ * @example
+ * ```ts
+ * try {
+ *   await inspectContainer({ cluster: "prod", name: "web" }, { fleet });
+ * } catch (error) {
+ *   if (isDocklensError(error) && error.code === "CONTAINER_NOT_FOUND") console.log("gone");
+ *   else throw error;
+ * }
+ * ```
+ */
 export function isDocklensError(error: unknown): error is DocklensError {
   return error instanceof Error && error.name === "DocklensError" && "code" in error;
 }

@@ -32,7 +32,7 @@ import {
   parseTime,
   UNIX_TIME,
 } from "../core/query.ts";
-import { listDetailRoutes } from "../core/detail-routes.ts";
+import { listDetailRoutes, type ListDetailRoutesResult } from "../core/detail-routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/containers/stats.ts";
 import { inspectVolume, listVolumes } from "../core/objects/volumes.ts";
 import { Streamed, type ApiRoute, type QueryParam, type RouteContext } from "./api-route.ts";
@@ -197,7 +197,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "The index of detail routes",
     schema: "RouteIndex",
     errors: [],
-    run: () => listDetailRoutes(),
+    run: () => detailRoutes(),
   },
   {
     path: "/detail/cluster/:clusterid",
@@ -308,3 +308,9 @@ export const API_ROUTES: ApiRoute[] = [
       inspectNetwork({ cluster: params.cluster!, name: params.networkName! }, context),
   },
 ];
+
+/** The body of `/detail` and of `docklens detail`: the routes below `/detail/`, in the table's order. */
+export function detailRoutes(): ListDetailRoutesResult {
+  const paths = API_ROUTES.map((route) => route.path);
+  return listDetailRoutes(paths.filter((path) => path.startsWith("/detail/")));
+}

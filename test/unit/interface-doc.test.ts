@@ -3,9 +3,8 @@ import { toWebHandler } from "h3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES, statusOf } from "../../src/core/errors.ts";
 import { createFleet } from "../../src/core/engine/fleet.ts";
-import { listDetailRoutes } from "../../src/core/detail-routes.ts";
 import { createApp } from "../../src/server/app.ts";
-import { API_ROUTES } from "../../src/server/routes.ts";
+import { API_ROUTES, detailRoutes } from "../../src/server/routes.ts";
 
 /**
  * docs/http-interface.md against the OpenAPI document the server serves: the same routes, the
@@ -218,8 +217,8 @@ describe("docs/http-interface.md and the OpenAPI document", () => {
 
   it("list the detail index exactly as /detail answers it", () => {
     const listed = rows(section("GET /detail")).map((row) => quoted(cells(row)[0] ?? "")[0]);
-    expect(listed).toEqual(listDetailRoutes().routes.map((route) => route.path));
-    for (const route of listDetailRoutes().routes)
+    expect(listed).toEqual(detailRoutes().routes.map((route) => route.path));
+    for (const route of detailRoutes().routes)
       expect(routeTable.has(route.path), route.path).toBe(true);
   });
 

@@ -88,6 +88,11 @@ const EXIT_CODE = /^-?\d{1,10}$/;
  * the engine's `filters` parameter wants them; `undefined` for none. The engine then filters,
  * so the meaning is exactly docker's. An unknown key or malformed value is `INVALID_QUERY`
  * naming the allowed keys.
+ * @example
+ * ```ts
+ * const filters = parseFilters("containers", ["health=unhealthy", "label=app=web"]);
+ * const { containers } = await listAllContainers({ fleet, filters });
+ * ```
  */
 export function parseFilters(
   kind: FilterKind,
