@@ -8,7 +8,11 @@
 // The clusters and their engine connections, which every operation is given.
 export { createFleet, loadFleet, resolveCluster } from "./core/engine/fleet.ts";
 export type { CoreOptions, ItemRef, Fleet } from "./core/engine/fleet.ts";
-export type { AcrossClustersOptions, ClusterError, ClusterRef } from "./core/engine/across-clusters.ts";
+export type {
+  AcrossClustersOptions,
+  ClusterError,
+  ClusterRef,
+} from "./core/engine/across-clusters.ts";
 export { DocklensError, isDocklensError } from "./core/errors.ts";
 export type { ErrorBody, ErrorCode } from "./core/errors.ts";
 

@@ -84,7 +84,8 @@ export interface ListAllContainersResult {
  * are still listed; filters apply on every engine.
  * @example
  * ```ts
- * const { running, errors } = await listAllContainers({ fleet, clusters: ["prod", "staging"] }); // GET /list/containers
+ * // GET /list/containers?cluster=prod&cluster=staging
+ * const { running, errors } = await listAllContainers({ fleet, clusters: ["prod", "staging"] });
  * for (const item of running) console.log(item.cluster.name, item.Names[0]);
  * ```
  */
