@@ -3,6 +3,7 @@
 import { InvalidArgumentError } from "commander";
 import type { ClusterError } from "../core/engine/across-clusters.ts";
 import type { ErrorBody } from "../core/errors.ts";
+import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
 import type { Core } from "./operations.ts";
 import type { AnyCommandSpec, CommandOptions, CommandSpec, OptionSpec, RunHooks } from "./spec.ts";
 
@@ -37,21 +38,11 @@ export const COMMON_OPTIONS: OptionSpec[] = [
   { flags: "--json", description: "print the JSON body of the matching HTTP route" },
 ];
 
-/** The filter keys of each list, for help texts. */
-const FILTER_KEYS = {
-  containers:
-    "name, label, status, health, ancestor, network, volume, publish, expose, exited, id, ...",
-  images: "reference, label, dangling, before, since, until",
-  volumes: "name, label, driver, dangling",
-  networks: "name, label, driver, id, scope, type, dangling",
-  events: "type, event, container, image, label, network, volume, daemon, ...",
-};
-
 /** `-f, --filter key=value`, repeatable, with docker's keys for the list. */
-export function filterOption(kind: keyof typeof FILTER_KEYS): OptionSpec {
+export function filterOption(kind: FilterKind): OptionSpec {
   return {
     flags: "-f, --filter <key=value>",
-    description: `docker's filters, repeatable (${FILTER_KEYS[kind]})`,
+    description: `docker's filters, repeatable (${filterKeysHelp(kind)})`,
     parse: (value: string, all: string[] = []) => [...all, value],
   };
 }

@@ -1,11 +1,11 @@
 import { statusOf, type ErrorCode } from "../core/errors.ts";
 import { IMAGE_REFERENCE_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../core/names.ts";
+import { unanchored } from "../core/query.ts";
 import type { ApiRoute } from "./api-route.ts";
 import { ref, SCHEMAS, type Schema } from "./openapi-schemas.ts";
 
 /** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
-const anyOf = (...patterns: RegExp[]) =>
-  `^(?:${patterns.map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$`;
+const anyOf = (...patterns: RegExp[]) => `^(?:${patterns.map(unanchored).join("|")})$`;
 const name = { type: "string", pattern: NAME_PATTERN.source, maxLength: MAX_NAME_LENGTH };
 const clusterRef = {
   type: "string",

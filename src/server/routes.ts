@@ -30,6 +30,7 @@ import {
   DURATION,
   parseBoolean,
   parseTime,
+  unanchored,
   UNIX_TIME,
 } from "../core/query.ts";
 import { listDetailRoutes, type ListDetailRoutesResult } from "../core/detail-routes.ts";
@@ -52,7 +53,7 @@ const clusters: QueryParam = {
     type: "array",
     items: {
       type: "string",
-      pattern: `^(?:\\d{1,15}|${NAME_PATTERN.source.slice(1, -1)})$`,
+      pattern: `^(?:\\d{1,15}|${unanchored(NAME_PATTERN)})$`,
       maxLength: 255,
     },
   },
@@ -69,8 +70,6 @@ const boolean = (description: string): QueryParam => ({
   description: `${description} (true or 1; false or 0)`,
   schema: { type: "string", enum: [...BOOLEAN_VALUES] },
 });
-/** A pattern without its anchors, to join into another. */
-const unanchored = (pattern: RegExp) => pattern.source.replace(/^\^|\$$/g, "");
 
 const time = (description: string): QueryParam => ({
   description:
