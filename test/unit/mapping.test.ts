@@ -6,7 +6,7 @@ import {
 } from "../../src/core/containers/containers.ts";
 import { checkName } from "../../src/core/names.ts";
 import { splitColumns } from "../../src/core/containers/processes.ts";
-import { detailRoutes } from "../../src/server/routes.ts";
+import { detailIndex } from "../../src/operations/table.ts";
 import {
   byName,
   normalizeVolume,
@@ -171,8 +171,8 @@ describe("checkName", () => {
 });
 
 describe("the detail index", () => {
-  it("lists the nine detail routes of the route table with their params, in its order", () => {
-    const { routes } = detailRoutes();
+  it("lists the nine detail routes of the route table with their params, in its order", async () => {
+    const { routes } = await detailIndex();
     expect(routes.map((route) => [route.path, route.params.join(",")])).toEqual([
       ["/detail/cluster/:clusterid", "clusterid"],
       ["/detail/:cluster/container/:containerName", "cluster,containerName"],
