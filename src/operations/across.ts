@@ -1,7 +1,5 @@
 // The operations over every cluster at once (or those named): each entry its route and the
 // command that mirrors it.
-import type { ListAllContainersResult } from "../core/containers/containers.ts";
-import type { ListAllImagesResult, ListImagesResult } from "../core/objects/images.ts";
 import type { Operation } from "./operation.ts";
 import {
   ACROSS_ERRORS,
@@ -14,17 +12,8 @@ import {
   filterQuery,
   listOptions,
   WATCH_OPTION,
-  type ListCommandOptions,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
-
-interface PsOptions extends ListCommandOptions {
-  all?: boolean;
-  quiet?: boolean;
-  trunc: boolean;
-  format?: string;
-  group?: boolean;
-}
 
 const images = () => import("../core/objects/images.ts");
 const events = () => import("../core/clusters/events.ts");
@@ -44,7 +33,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
           await listOptions("containers", context),
         ),
     },
-    command: defineCommand<PsOptions, ListAllContainersResult, [string[]]>({
+    command: defineCommand({
       name: ["ps"],
       description: "list the containers of every cluster, like docker ps",
       args: [CLUSTERS_ARG],
@@ -108,7 +97,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
       run: async (_, context) =>
         (await images()).listAllImages(await listOptions("images", context)),
     },
-    command: defineCommand<ListCommandOptions, ListImagesResult | ListAllImagesResult, [string[]]>({
+    command: defineCommand({
       name: ["images"],
       description: "list the images of a cluster, or of every cluster, like docker images",
       args: [CLUSTERS_ARG],
@@ -173,11 +162,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
         ["docklens events prod --since 1h --filter type=container"],
         ["docklens events --json | jq -c 'select(.Action == \"die\")'"],
       ],
-      call: async (
-        [clusters]: [string[]],
-        options: ListCommandOptions & { since?: string; until?: string },
-        coreOptions,
-      ) =>
+      call: async ([clusters], options, coreOptions) =>
         (await events()).streamEvents({
           ...coreOptions,
           clusters,
@@ -213,7 +198,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
           "references that drifted",
         ],
       ],
-      call: async ([clusters]: [string[]], _, coreOptions) =>
+      call: async ([clusters], _, coreOptions) =>
         (await import("../core/objects/drift.ts")).listDrift({ ...coreOptions, clusters }),
       view: (render) => render.driftView,
       hooks: ([clusters]) => acrossHooks(clusters),

@@ -13,21 +13,11 @@ import {
   itemOf,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
-import type { CommandOptions } from "./command.ts";
 
 const containers = () => import("../core/containers/containers.ts");
 const logs = () => import("../core/containers/logs.ts");
 const stats = () => import("../core/containers/stats.ts");
 const container = (params: Record<string, string>) => itemOf(params, "containerName");
-
-interface LogsFlags extends CommandOptions {
-  tail: string;
-  since?: string;
-  until?: string;
-  stream: string;
-  timestamps?: boolean;
-  follow?: boolean;
-}
 
 const cluster: Operation = {
   route: {
@@ -44,7 +34,7 @@ const cluster: Operation = {
     args: [CLUSTER_ARG],
     examples: [],
     call: async ([ref], _, coreOptions) =>
-      (await import("../core/clusters/clusters.ts")).inspectCluster(ref!, coreOptions),
+      (await import("../core/clusters/clusters.ts")).inspectCluster(ref, coreOptions),
     view: (render) => render.clusterDetail,
     // The body is printed either way; an engine that failed still makes the command fail.
     hooks: () => ({ failure: (result) => result.error }),
@@ -68,7 +58,7 @@ const containerDetail: Operation = {
       { flags: "--show-secrets", description: "show environment values that look like secrets" },
     ],
     examples: [],
-    call: async (args, options: CommandOptions & { showSecrets?: boolean }, coreOptions) =>
+    call: async (args, options, coreOptions) =>
       (await containers()).inspectContainer(itemArgs(args), {
         ...coreOptions,
         ...(options.showSecrets ? { showSecrets: true } : {}),
@@ -128,7 +118,7 @@ const processes: Operation = {
       },
     ],
     examples: [["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']],
-    call: async (args, options: CommandOptions & { psArgs: string }, coreOptions) =>
+    call: async (args, options, coreOptions) =>
       (await import("../core/containers/processes.ts")).listProcesses(itemArgs(args), {
         ...coreOptions,
         psArgs: options.psArgs,
@@ -195,7 +185,7 @@ const containerLogs: Operation = {
       ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
       ["docklens logs local web -f --stream stderr"],
     ],
-    call: async (args, options: LogsFlags, coreOptions) => {
+    call: async (args, options, coreOptions) => {
       const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
       // The flags as the query of the logs route, checked by the same code.
       const query = parseLogsQuery({
@@ -239,7 +229,7 @@ const containerStats: Operation = {
       ["docklens stats local web"],
       ["docklens stats local web --json | jq .summary.memoryPercent"],
     ],
-    call: async (args, options: CommandOptions & { stream?: boolean }, coreOptions) => {
+    call: async (args, options, coreOptions) => {
       const { readContainerStats, streamContainerStats } = await stats();
       return options.stream
         ? streamContainerStats(itemArgs(args), coreOptions)

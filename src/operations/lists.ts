@@ -11,9 +11,7 @@ import {
   LIST_ERRORS,
   listOptions,
   WATCH_OPTION,
-  type ListCommandOptions,
 } from "./parts.ts";
-import type { CommandOptions } from "./command.ts";
 
 const clusters = () => import("../core/clusters/clusters.ts");
 const containers = () => import("../core/containers/containers.ts");
@@ -30,10 +28,7 @@ export const LIST_OPERATIONS: Operation[] = [
       errors: [],
       run: async (_, context) => (await clusters()).listClusters(context),
     },
-    command: defineCommand<
-      CommandOptions,
-      ListClustersResult & { unhealthy?: Map<number, number> }
-    >({
+    command: defineCommand({
       name: ["clusters"],
       description: "list the clusters with their engine information",
       options: [WATCH_OPTION],
@@ -45,7 +40,11 @@ export const LIST_OPERATIONS: Operation[] = [
         ],
         ["docklens clusters --watch"],
       ],
-      call: async (_, options, coreOptions) => {
+      call: async (
+        _,
+        options,
+        coreOptions,
+      ): Promise<ListClustersResult & { unhealthy?: Map<number, number> }> => {
         const { listClusters } = await clusters();
         // The table counts unhealthy containers too: one more fan-out, which the JSON body (the
         // route's) does without.
@@ -98,8 +97,8 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens containers local --filter label=app=web"],
         ["docklens containers local --json | jq -r '.running[].Names[0]'"],
       ],
-      call: async ([cluster], options: ListCommandOptions & { running?: boolean }, coreOptions) =>
-        (await containers()).listContainers(cluster!, {
+      call: async ([cluster], options, coreOptions) =>
+        (await containers()).listContainers(cluster, {
           ...coreOptions,
           ...(await filterOptions("containers", options.filter)),
         }),
@@ -127,8 +126,8 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens networks local"],
         ["docklens networks local --filter driver=bridge --json | jq -r '.networks[].Name'"],
       ],
-      call: async ([cluster], options: ListCommandOptions, coreOptions) =>
-        (await networks()).listNetworks(cluster!, {
+      call: async ([cluster], options, coreOptions) =>
+        (await networks()).listNetworks(cluster, {
           ...coreOptions,
           ...(await filterOptions("networks", options.filter)),
         }),
@@ -155,8 +154,8 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens volumes local"],
         ["docklens volumes local --filter dangling=true --json | jq -r '.Volumes[].Name'"],
       ],
-      call: async ([cluster], options: ListCommandOptions, coreOptions) =>
-        (await volumes()).listVolumes(cluster!, {
+      call: async ([cluster], options, coreOptions) =>
+        (await volumes()).listVolumes(cluster, {
           ...coreOptions,
           ...(await filterOptions("volumes", options.filter)),
         }),

@@ -4,28 +4,33 @@
 import type { ClusterError } from "../core/engine/across-clusters.ts";
 import type { ErrorBody, ErrorCode } from "../core/errors.ts";
 import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
-import type {
-  AnyCommandSpec,
-  CommandOptions,
-  CommandSpec,
-  OptionSpec,
-  RunHooks,
-} from "./command.ts";
+import type { AnyCommandSpec, ArgSpec, CommandSpec, OptionSpec, RunHooks } from "./command.ts";
+import type { ArgsOf, OptionsOf } from "./flags.ts";
 import type { QueryDecl, RouteContext } from "./route.ts";
 
-/** An entry of the command table, checked against its own option, result and argument types. */
-export function defineCommand<O extends CommandOptions, R, A extends unknown[] = string[]>(
-  spec: CommandSpec<O, R, A>,
+/**
+ * A command, its option and argument types read off the options and arguments it declares
+ * (flags.ts), its result type off its core call; the view and hooks are checked against them.
+ */
+export function defineCommand<
+  R,
+  const Args extends readonly ArgSpec[] = [],
+  const Options extends readonly OptionSpec[] = [],
+>(
+  spec: Omit<CommandSpec<OptionsOf<Options>, R, ArgsOf<Args>>, "args" | "options"> & {
+    args?: Args;
+    options?: Options;
+  },
 ): AnyCommandSpec {
-  return spec as unknown as AnyCommandSpec;
+  return spec;
 }
 
-export const CLUSTER_ARG: [string, string] = ["<cluster>", "cluster name or id"];
-export const CLUSTERS_ARG: [string, string] = [
+export const CLUSTER_ARG = ["<cluster>", "cluster name or id"] as const;
+export const CLUSTERS_ARG = [
   "[cluster...]",
   "cluster names or ids; every cluster when none",
-];
-export const CONTAINER_ARG: [string, string] = ["<container>", "container name, id or id prefix"];
+] as const;
+export const CONTAINER_ARG = ["<container>", "container name, id or id prefix"] as const;
 
 /** `--config` and `--json`, which every command takes but the `bare` ones (serve, token). */
 export const COMMON_OPTIONS: OptionSpec[] = [
@@ -37,22 +42,17 @@ export const COMMON_OPTIONS: OptionSpec[] = [
 ];
 
 /** `-f, --filter key=value`, repeatable, with docker's keys for the list. */
-export function filterOption(kind: FilterKind): OptionSpec {
+export function filterOption(kind: FilterKind) {
   return {
-    flags: "-f, --filter <key=value>",
+    flags: "-f, --filter <key=value>" as const,
     description: `docker's filters, repeatable (${filterKeysHelp(kind)})`,
     parse: (value: string, all: string[] = []) => [...all, value],
   };
 }
 
-/** Options of the list commands. */
-export interface ListCommandOptions extends CommandOptions {
-  filter?: string[];
-}
-
 /** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
-export const WATCH_OPTION: OptionSpec = {
-  flags: "-w, --watch [seconds]",
+export const WATCH_OPTION = {
+  flags: "-w, --watch [seconds]" as const,
   description:
     "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json " +
     "(put it last, or --watch=5)",
@@ -62,7 +62,7 @@ export const WATCH_OPTION: OptionSpec = {
       throw new Error("expected seconds, from 0.5 to 86400");
     return seconds;
   },
-};
+} satisfies OptionSpec;
 
 /**
  * How an across-cluster command reports the clusters it could not ask (`refs`, or all of the
@@ -131,4 +131,4 @@ export const itemOf = (params: Record<string, string>, name: string) => ({
 });
 
 /** The item a command's arguments name: `<cluster> <name>`. */
-export const itemArgs = ([cluster, name]: string[]) => ({ cluster: cluster!, name: name! });
+export const itemArgs = ([cluster, name]: [string, string]) => ({ cluster, name });
