@@ -4,6 +4,7 @@ import type { ErrorCode } from "../core/errors.ts";
 import type { FilterKind } from "../core/filter-keys.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
 import type { QueryInput } from "../core/query.ts";
+import type { Schema } from "./schema.ts";
 
 /** What a route handler gets besides its path parameters. */
 export interface RouteContext extends CoreOptions {
@@ -36,6 +37,12 @@ export interface RouteSpec {
   summary: string;
   /** Name of the response schema in the OpenAPI document. */
   schema: string;
+  /**
+   * Schemas of a body of its own, by name (made with schema.ts), for the document's components:
+   * a new route's body is declared here, beside its route; the older ones are in
+   * server/openapi-schemas.ts.
+   */
+  schemas?: Record<string, Schema>;
   /** Errors beside 401 (with a token) and 405, which every route may answer. */
   errors: ErrorCode[];
   /** Query parameters it reads; any other is `INVALID_QUERY`. Unset: the query is ignored. */

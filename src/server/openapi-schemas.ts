@@ -1,62 +1,23 @@
-// The JSON Schemas of the response bodies, for the OpenAPI document (openapi.ts). They keep their
-// literal types, so that a test derives the body types from them (json-schema-to-ts) and checks
-// the library's published body types against them (test/unit/body-schemas.test.ts).
+// The JSON Schemas of the response bodies, for the OpenAPI document (openapi.ts), with those an
+// operation entry declares for a body of its own. They keep their literal types, so that a test
+// derives the body types from them (json-schema-to-ts) and checks the library's published body
+// types against them (test/unit/body-schemas.test.ts).
 import { ERROR_CODES } from "../core/errors.ts";
-
-export type Schema = Readonly<Record<string, unknown>>;
-
-const str = { type: "string" } as const;
-
-const int = { type: "integer" } as const;
-
-const bool = { type: "boolean" } as const;
-
-type Keys<P> = Array<keyof P & string>;
-
-/** An object of `properties`, all of them `required` unless said; other properties allowed. */
-function obj<const P extends Record<string, Schema>, const R extends readonly string[] = Keys<P>>(
-  properties: P,
-  required?: R,
-) {
-  return {
-    type: "object" as const,
-    properties,
-    required: (required ?? Object.keys(properties)) as R,
-  };
-}
-
-/** The same, and no other property. */
-function closed<
-  const P extends Record<string, Schema>,
-  const R extends readonly string[] = Keys<P>,
->(properties: P, required?: R) {
-  return { ...obj<P, R>(properties, required), additionalProperties: false as const };
-}
-
-export const ref = <const N extends string>(name: N) => ({
-  $ref: `#/components/schemas/${name}` as const,
-});
-
-const arrayOf = <const I extends Schema>(items: I) => ({ type: "array" as const, items });
-
-const stringMap = { type: "object", additionalProperties: { type: "string" } } as const;
-
-const nullable = <const T extends string>(type: T) => ({ type: [type, "null"] as const });
-
-/** Numbers from 0 up, one per name. */
-function counts<const K extends string>(
-  names: readonly K[],
-): Record<K, { type: "number"; minimum: 0 }> {
-  return Object.fromEntries(names.map((key) => [key, { type: "number", minimum: 0 }])) as Record<
-    K,
-    { type: "number"; minimum: 0 }
-  >;
-}
-
-/** An item of an across-cluster list: the item `schema` with the cluster it is in. */
-const inCluster = <const N extends string>(schema: N) => ({
-  allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })] as const,
-});
+import {
+  arrayOf,
+  bool,
+  closed,
+  counts,
+  inCluster,
+  int,
+  nullable,
+  obj,
+  ref,
+  str,
+  stringMap,
+  type Keys,
+  type Schema,
+} from "../operations/schema.ts";
 
 const SOURCE = {
   type: "string",
