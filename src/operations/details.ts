@@ -10,6 +10,7 @@ import {
   CONTAINER_ERRORS,
   defineCommand,
   itemArgs,
+  itemDetail,
   itemOf,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
@@ -18,6 +19,18 @@ const containers = () => import("../core/containers/containers.ts");
 const logs = () => import("../core/containers/logs.ts");
 const stats = () => import("../core/containers/stats.ts");
 const container = (params: Record<string, string>) => itemOf(params, "containerName");
+const images = itemDetail(
+  "imageName",
+  async () => (await import("../core/objects/images.ts")).inspectImage,
+);
+const volumes = itemDetail(
+  "volumeName",
+  async () => (await import("../core/objects/volumes.ts")).inspectVolume,
+);
+const networks = itemDetail(
+  "networkName",
+  async () => (await import("../core/objects/networks.ts")).inspectNetwork,
+);
 
 const cluster: Operation = {
   route: {
@@ -246,19 +259,14 @@ const image: Operation = {
     schema: "ImageDetail",
     errors: [...CLUSTER_ERRORS, "IMAGE_NOT_FOUND", "AMBIGUOUS_NAME"],
     rest: true,
-    run: async (params, context) =>
-      (await import("../core/objects/images.ts")).inspectImage(
-        itemOf(params, "imageName"),
-        context,
-      ),
+    run: images.run,
   },
   command: defineCommand({
     name: ["detail", "image"],
     description: "what the engine knows of one image",
     args: [CLUSTER_ARG, ["<image>", "reference (local/app:1) or id"]],
     examples: [],
-    call: async (args, _, coreOptions) =>
-      (await import("../core/objects/images.ts")).inspectImage(itemArgs(args), coreOptions),
+    call: images.call,
     view: (render) => render.imageDetail,
   }),
 };
@@ -270,19 +278,14 @@ const volume: Operation = {
       "The engine's inspect body of one volume, Labels always an object and CreatedAt in UTC",
     schema: "Volume",
     errors: [...CLUSTER_ERRORS, "VOLUME_NOT_FOUND"],
-    run: async (params, context) =>
-      (await import("../core/objects/volumes.ts")).inspectVolume(
-        itemOf(params, "volumeName"),
-        context,
-      ),
+    run: volumes.run,
   },
   command: defineCommand({
     name: ["detail", "volume"],
     description: "what the engine knows of one volume",
     args: [CLUSTER_ARG, ["<volume>", "volume name"]],
     examples: [],
-    call: async (args, _, coreOptions) =>
-      (await import("../core/objects/volumes.ts")).inspectVolume(itemArgs(args), coreOptions),
+    call: volumes.call,
     view: (render) => render.volumeDetail,
   }),
 };
@@ -293,19 +296,14 @@ const network: Operation = {
     summary: "The engine's inspect body of one network",
     schema: "Network",
     errors: [...CLUSTER_ERRORS, "NETWORK_NOT_FOUND", "AMBIGUOUS_NAME"],
-    run: async (params, context) =>
-      (await import("../core/objects/networks.ts")).inspectNetwork(
-        itemOf(params, "networkName"),
-        context,
-      ),
+    run: networks.run,
   },
   command: defineCommand({
     name: ["detail", "network"],
     description: "what the engine knows of one network",
     args: [CLUSTER_ARG, ["<network>", "network name or id"]],
     examples: [],
-    call: async (args, _, coreOptions) =>
-      (await import("../core/objects/networks.ts")).inspectNetwork(itemArgs(args), coreOptions),
+    call: networks.call,
     view: (render) => render.networkDetail,
   }),
 };

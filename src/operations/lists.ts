@@ -4,19 +4,32 @@ import type { ListClustersResult } from "../core/clusters/clusters.ts";
 import type { Operation } from "./operation.ts";
 import {
   CLUSTER_ARG,
+  clusterList,
   defineCommand,
   filterOption,
-  filterOptions,
   filterQuery,
   LIST_ERRORS,
-  listOptions,
   WATCH_OPTION,
 } from "./parts.ts";
 
 const clusters = () => import("../core/clusters/clusters.ts");
 const containers = () => import("../core/containers/containers.ts");
-const networks = () => import("../core/objects/networks.ts");
-const volumes = () => import("../core/objects/volumes.ts");
+const clusterContainers = clusterList(
+  "containers",
+  async () => (await containers()).listContainers,
+);
+const clusterImages = clusterList(
+  "images",
+  async () => (await import("../core/objects/images.ts")).listImages,
+);
+const networks = clusterList(
+  "networks",
+  async () => (await import("../core/objects/networks.ts")).listNetworks,
+);
+const volumes = clusterList(
+  "volumes",
+  async () => (await import("../core/objects/volumes.ts")).listVolumes,
+);
 
 /** The lists of one cluster, and `clusters`, in the order of the route table. */
 export const LIST_OPERATIONS: Operation[] = [
@@ -73,11 +86,7 @@ export const LIST_OPERATIONS: Operation[] = [
       errors: LIST_ERRORS,
       query: { filter: filterQuery("containers") },
       otherQueryIgnored: true,
-      run: async (params, context) =>
-        (await containers()).listContainers(
-          params.cluster!,
-          await listOptions("containers", context),
-        ),
+      run: clusterContainers.run,
     },
     command: defineCommand({
       name: ["containers"],
@@ -97,11 +106,7 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens containers local --filter label=app=web"],
         ["docklens containers local --json | jq -r '.running[].Names[0]'"],
       ],
-      call: async ([cluster], options, coreOptions) =>
-        (await containers()).listContainers(cluster, {
-          ...coreOptions,
-          ...(await filterOptions("containers", options.filter)),
-        }),
+      call: clusterContainers.call,
       view: (render, options) => (result, colors) =>
         render.containersTable(options.running ? result.running : result.containers, colors),
     }),
@@ -114,8 +119,7 @@ export const LIST_OPERATIONS: Operation[] = [
       errors: LIST_ERRORS,
       query: { filter: filterQuery("networks") },
       otherQueryIgnored: true,
-      run: async (params, context) =>
-        (await networks()).listNetworks(params.cluster!, await listOptions("networks", context)),
+      run: networks.run,
     },
     command: defineCommand({
       name: ["networks"],
@@ -126,11 +130,7 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens networks local"],
         ["docklens networks local --filter driver=bridge --json | jq -r '.networks[].Name'"],
       ],
-      call: async ([cluster], options, coreOptions) =>
-        (await networks()).listNetworks(cluster, {
-          ...coreOptions,
-          ...(await filterOptions("networks", options.filter)),
-        }),
+      call: networks.call,
       view: (render) => (result, colors) => render.networksTable(result.networks, colors),
     }),
   },
@@ -142,8 +142,7 @@ export const LIST_OPERATIONS: Operation[] = [
       errors: LIST_ERRORS,
       query: { filter: filterQuery("volumes") },
       otherQueryIgnored: true,
-      run: async (params, context) =>
-        (await volumes()).listVolumes(params.cluster!, await listOptions("volumes", context)),
+      run: volumes.run,
     },
     command: defineCommand({
       name: ["volumes"],
@@ -154,11 +153,7 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens volumes local"],
         ["docklens volumes local --filter dangling=true --json | jq -r '.Volumes[].Name'"],
       ],
-      call: async ([cluster], options, coreOptions) =>
-        (await volumes()).listVolumes(cluster, {
-          ...coreOptions,
-          ...(await filterOptions("volumes", options.filter)),
-        }),
+      call: volumes.call,
       view: (render) => (result, colors) => render.volumesTable(result.Volumes, colors),
     }),
   },
@@ -170,11 +165,7 @@ export const LIST_OPERATIONS: Operation[] = [
       schema: "ImageList",
       errors: LIST_ERRORS,
       query: { filter: filterQuery("images") },
-      run: async (params, context) =>
-        (await import("../core/objects/images.ts")).listImages(
-          params.cluster!,
-          await listOptions("images", context),
-        ),
+      run: clusterImages.run,
     },
   },
 ];

@@ -2,6 +2,8 @@
 // lists, the list options of a route, and how a command over many clusters reports the ones that
 // failed. Nothing here loads the core: the entries are read by `docklens --help`.
 import type { ClusterError } from "../core/engine/across-clusters.ts";
+import type { ListOptions } from "../core/engine/filters.ts";
+import type { CoreOptions, ItemRef } from "../core/engine/fleet.ts";
 import type { ErrorBody, ErrorCode } from "../core/errors.ts";
 import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
 import type { AnyCommandSpec, ArgSpec, CommandSpec, OptionSpec, RunHooks } from "./command.ts";
@@ -132,3 +134,35 @@ export const itemOf = (params: Record<string, string>, name: string) => ({
 
 /** The item a command's arguments name: `<cluster> <name>`. */
 export const itemArgs = ([cluster, name]: [string, string]) => ({ cluster, name });
+
+/**
+ * The core call of one cluster's list of `kind`, as its route makes it (the cluster in the path,
+ * `filter` in the query) and as the command that mirrors it does (`<cluster>`, `--filter`).
+ */
+export function clusterList<R>(
+  kind: FilterKind,
+  load: () => Promise<(cluster: string, options: ListOptions) => Promise<R>>,
+) {
+  return {
+    run: async (params: Record<string, string>, context: RouteContext) =>
+      (await load())(params.cluster!, await listOptions(kind, context)),
+    call: async (
+      [cluster]: [string],
+      { filter }: { filter?: string[] },
+      coreOptions: CoreOptions,
+    ) => (await load())(cluster, { ...coreOptions, ...(await filterOptions(kind, filter)) }),
+  };
+}
+
+/** The core call of one item's detail, as its route makes it (`param` in the path) and its command. */
+export function itemDetail<R>(
+  param: string,
+  load: () => Promise<(item: ItemRef, options: CoreOptions) => Promise<R>>,
+) {
+  return {
+    run: async (params: Record<string, string>, context: RouteContext) =>
+      (await load())(itemOf(params, param), context),
+    call: async (args: [string, string], _: unknown, coreOptions: CoreOptions) =>
+      (await load())(itemArgs(args), coreOptions),
+  };
+}
