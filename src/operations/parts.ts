@@ -132,6 +132,9 @@ export const itemOf = (params: Record<string, string>, name: string) => ({
   name: params[name]!,
 });
 
+/** The container a route's path names. */
+export const containerOf = (params: Record<string, string>) => itemOf(params, "containerName");
+
 /** The item a command's arguments name: `<cluster> <name>`. */
 export const itemArgs = ([cluster, name]: [string, string]) => ({ cluster, name });
 
