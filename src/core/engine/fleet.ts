@@ -84,7 +84,13 @@ export interface CoreOptions {
   signal?: AbortSignal;
 }
 
-/** Build a fleet over a loaded configuration. */
+/**
+ * Build a fleet over a loaded configuration.
+ * @example
+ * ```ts
+ * const fleet = createFleet(await loadConfig({ configPath: "docklens.json" }));
+ * ```
+ */
 export function createFleet(config: DocklensConfig): Fleet {
   const clients = new Map<string, Promise<EngineClient>>();
   const slots = new Map<number, EngineSlot>();
@@ -128,7 +134,18 @@ export function createFleet(config: DocklensConfig): Fleet {
   return fleet;
 }
 
-/** Load the configuration (see {@link loadConfig}) and build a fleet over it. */
+/**
+ * Load the configuration (see {@link loadConfig}) and build a fleet over it.
+ * @example
+ * ```ts
+ * const fleet = await loadFleet();
+ * try {
+ *   console.log((await listClusters({ fleet })).clusters.length);
+ * } finally {
+ *   fleet.close();
+ * }
+ * ```
+ */
 export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet> {
   return createFleet(await loadConfig(options));
 }
@@ -137,6 +154,10 @@ export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet>
  * Find a cluster by reference (docs/http-interface.md, "Cluster references"): digits are an id,
  * anything else a name. Throws `INVALID_NAME` for a malformed reference and `CLUSTER_NOT_FOUND`
  * for an unknown one.
+ * @example
+ * ```ts
+ * const cluster = resolveCluster("prod", { fleet }); // by name, or "2" by id
+ * ```
  */
 export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig {
   const { clusters } = options.fleet.config;
