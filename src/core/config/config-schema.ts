@@ -10,25 +10,26 @@ import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { NAME_PATTERN } from "../names.ts";
 
-const integer = (what: string) =>
-  z.int({ error: (issue) => (issue.input === undefined ? "required" : `expected ${what}`) });
+const integer = z.int({
+  error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
+});
 const text = z.string({
   error: (issue) => (issue.input === undefined ? "required" : "expected a string"),
 });
-const timeoutMs = integer("an integer").check(
+// Shared where the same field recurs: each zod schema made costs a run with a config file.
+const optionalText = z.optional(text);
+const flag = z.optional(z.boolean({ error: "expected true or false" }));
+const timeoutMs = integer.check(
   z.minimum(1, "expected at least 1 ms"),
   z.maximum(600_000, "expected at most 600000 ms"),
 );
 const tuning = {
   timeoutMs: z.optional(timeoutMs),
   maxConcurrency: z.optional(
-    integer("an integer").check(
-      z.minimum(1, "expected at least 1"),
-      z.maximum(256, "expected at most 256"),
-    ),
+    integer.check(z.minimum(1, "expected at least 1"), z.maximum(256, "expected at most 256")),
   ),
   cacheTtlMs: z.optional(
-    integer("an integer").check(
+    integer.check(
       z.minimum(0, "expected 0 or more ms"),
       z.maximum(600_000, "expected at most 600000 ms"),
     ),
@@ -43,7 +44,7 @@ const name = text.check(
 
 const clusterSchema = z
   .strictObject({
-    id: z.optional(integer("an integer").check(z.minimum(1, "expected a positive integer"))),
+    id: z.optional(integer.check(z.minimum(1, "expected a positive integer"))),
     name: name.check(
       z.refine(
         (value) => !/^\d+$/.test(value),
@@ -53,15 +54,13 @@ const clusterSchema = z
     icon: z.optional(text.check(z.maxLength(16, "expected at most 16 characters"))),
     host: text.check(z.minLength(1, "required")),
     port: z.optional(
-      integer("an integer").check(
+      integer.check(
         z.minimum(1, "expected a port from 1 to 65535"),
         z.maximum(65535, "expected a port from 1 to 65535"),
       ),
     ),
-    tls: z.optional(
-      z.strictObject({ ca: z.optional(text), cert: z.optional(text), key: z.optional(text) }),
-    ),
-    ssh: z.optional(z.strictObject({ username: z.optional(text), privateKey: z.optional(text) })),
+    tls: z.optional(z.strictObject({ ca: optionalText, cert: optionalText, key: optionalText })),
+    ssh: z.optional(z.strictObject({ username: optionalText, privateKey: optionalText })),
     ...tuning,
   })
   .check(
@@ -116,9 +115,9 @@ const configSchema = z
         .array(clusterSchema, { error: "expected an array of clusters" })
         .check(z.minLength(1, "expected at least one cluster")),
       defaults: z.optional(z.strictObject(tuning)),
-      showSecrets: z.optional(z.boolean({ error: "expected true or false" })),
-      contexts: z.optional(z.boolean({ error: "expected true or false" })),
-      discover: z.optional(z.boolean({ error: "expected true or false" })),
+      showSecrets: flag,
+      contexts: flag,
+      discover: flag,
       tokens: z.optional(z.array(tokenSchema, { error: "expected an array of tokens" })),
     },
     { error: "expected an object with a `clusters` array" },
