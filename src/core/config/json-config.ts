@@ -15,9 +15,9 @@ export interface FoundConfig {
  * cosmiconfig's `load` reads it (the UTF-8 text, through its JSON loader, which is `JSON.parse`
  * when the text parses), without loading cosmiconfig.
  *
- * Why: loading cosmiconfig and its loaders (which bring node:crypto, parse-json and
- * @babel/code-frame) cost `docklens containers x --json --config f.json` about 15 ms, a sixth of
- * the run (bench/cli.mjs).
+ * Why: loading cosmiconfig and reading the file through it (its loaders bring node:crypto,
+ * parse-json and @babel/code-frame) cost `docklens containers x --json --config f.json` 10 to
+ * 12 ms (Node 20 to 24, the least of 21 runs), an eighth of the run (bench/cli.mjs); this, 0.1 ms.
  *
  * `undefined` whenever cosmiconfig would do more than that, for it to read the file and decide:
  * a `package.json` (it takes the `docklens` key), a file that cannot be read, is empty or is not
