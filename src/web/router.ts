@@ -1,0 +1,64 @@
+// Every view has a deep link. Hash history keeps the page's paths (`#/containers?q=web`) apart
+// from the API's (`/list/...`): the server only ever serves `/` for the page.
+import { createRouter, createWebHashHistory, type RouteRecordRaw } from "vue-router";
+import ClustersView from "./views/ClustersView.vue";
+
+const routes: RouteRecordRaw[] = [
+  { path: "/", name: "clusters", component: ClustersView, meta: { title: "Clusters" } },
+  {
+    path: "/containers",
+    name: "containers",
+    // The other views load on demand: the first load is the clusters view and the shell.
+    component: () => import("./views/ContainersView.vue"),
+    meta: { title: "Containers" },
+  },
+  {
+    path: "/cluster/:cluster/container/:name",
+    name: "container",
+    component: () => import("./views/ContainerView.vue"),
+    meta: { title: "Container" },
+  },
+  {
+    path: "/cluster/:cluster/images",
+    name: "images",
+    component: () => import("./views/ImagesView.vue"),
+    meta: { title: "Images" },
+  },
+  {
+    path: "/cluster/:cluster/volumes",
+    name: "volumes",
+    component: () => import("./views/VolumesView.vue"),
+    meta: { title: "Volumes" },
+  },
+  {
+    path: "/cluster/:cluster/networks",
+    name: "networks",
+    component: () => import("./views/NetworksView.vue"),
+    meta: { title: "Networks" },
+  },
+  {
+    path: "/drift",
+    name: "drift",
+    component: () => import("./views/DriftView.vue"),
+    meta: { title: "Drift" },
+  },
+  {
+    path: "/events",
+    name: "events",
+    component: () => import("./views/EventsView.vue"),
+    meta: { title: "Events" },
+  },
+  { path: "/:rest(.*)*", redirect: "/" },
+];
+
+/** The dashboard's router: hash history, one route per view. */
+export const router = createRouter({ history: createWebHashHistory(), routes });
+
+router.afterEach((to) => {
+  document.title = `${(to.meta.title as string | undefined) ?? ""} · docklens`;
+});
+
+/** A query value of the route as one string ('' when absent). */
+export function queryString(value: unknown): string {
+  return typeof value === "string" ? value : Array.isArray(value) ? String(value[0] ?? "") : "";
+}
