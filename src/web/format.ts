@@ -74,3 +74,8 @@ export function bytes(value: number | undefined): string {
 
 /** A short id: 12 hex digits, without `sha256:`. */
 export const shortId = (id: string): string => id.replace(/^sha256:/, "").slice(0, 12);
+
+/** A query value or parameter of the route as one string ('' when absent). */
+export function queryString(value: unknown): string {
+  return typeof value === "string" ? value : Array.isArray(value) ? String(value[0] ?? "") : "";
+}

@@ -57,8 +57,3 @@ export const router = createRouter({ history: createWebHashHistory(), routes });
 router.afterEach((to) => {
   document.title = `${(to.meta.title as string | undefined) ?? ""} · docklens`;
 });
-
-/** A query value of the route as one string ('' when absent). */
-export function queryString(value: unknown): string {
-  return typeof value === "string" ? value : Array.isArray(value) ? String(value[0] ?? "") : "";
-}

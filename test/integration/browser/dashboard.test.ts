@@ -52,6 +52,25 @@ const tableCount = async (page: Page) => {
   };
 };
 
+describe("the page's CSP", () => {
+  it("refuses inline script, and the tests' watcher sees the violation", async () => {
+    const watched = await openPage(chrome.browser);
+    try {
+      await watched.page.goto(`${server.url}/#/drift`);
+      await watched.page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        const script = doc.createElement("script");
+        script.textContent = "globalThis.__inline = 1";
+        doc.body.append(script);
+      });
+      await expect.poll(() => watched.problems.join("\n")).toMatch(/CSP violation: script-src/);
+      expect(await watched.page.evaluate(() => (globalThis as any).__inline)).toBeUndefined();
+    } finally {
+      await watched.close();
+    }
+  });
+});
+
 describe("the clusters view", () => {
   it("agrees with /list/cluster, the dead and hung engines shown down with their reason", async () => {
     const page = await open("#/");
@@ -266,6 +285,12 @@ describe("the other views", () => {
   });
 });
 
+/**
+ * Where the screenshots of the README go, when asked: `DOCKLENS_SCREENSHOTS=docs npm test`
+ * (or any folder) writes dashboard.png and dashboard-phone.png there too.
+ */
+const KEEP = process.env.DOCKLENS_SCREENSHOTS;
+
 describe("at a phone's width", () => {
   it("is usable at 390 pixels, with no horizontal overflow of the page itself", async () => {
     const page = await open("#/containers", { width: 390, height: 844 });
@@ -276,6 +301,37 @@ describe("at a phone's width", () => {
     });
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, "containers-phone.png") });
+    if (KEEP) await page.screenshot({ path: join(KEEP, "dashboard-phone.png") });
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("and at a desktop's, in light and dark", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const watched = await openPage(chrome.browser, { width: 1280, height: 720, colorScheme });
+      try {
+        await watched.page.goto(`${server.url}/#/containers?sort=cluster`);
+        await watched.page.locator("p.count").waitFor();
+        await watched.page.screenshot({ path: join(shots, `containers-${colorScheme}.png`) });
+        if (KEEP && colorScheme === "light")
+          await watched.page.screenshot({ path: join(KEEP, "dashboard.png") });
+        if (KEEP) {
+          for (const [hash, file] of [
+            ["#/", "clusters"],
+            ["#/cluster/alpha/container/web", "container"],
+          ]) {
+            await watched.page.goto(`${server.url}/${hash}`);
+            await watched.page.waitForTimeout(2500);
+            await watched.page.screenshot({
+              path: join(KEEP, `${file}-${colorScheme}.png`),
+              fullPage: true,
+            });
+          }
+        }
+        expect(await axeViolations(watched.page)).toEqual([]);
+      } finally {
+        await watched.close();
+      }
+      expect(watched.problems).toEqual([]);
+    }
   });
 });
