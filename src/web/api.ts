@@ -81,8 +81,27 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
   throw new ApiError(code, message, response.status);
 }
 
-/** GET a JSON body. */
+/** Reads started before their view asked (see {@link prefetchJson}), each taken once. */
+const early = new Map<string, Promise<unknown>>();
+
+/**
+ * Start reading `path` now, for a view that will ask for it once its code has loaded: the
+ * largest body (every container) then comes while the view's script does, not after it.
+ */
+export function prefetchJson(path: string): void {
+  const pending = request(path, "application/json").then((response) => response.json());
+  // Its failure is the view's to show, when it takes it; until then it is no unhandled error.
+  pending.catch(() => undefined);
+  early.set(path, pending);
+}
+
+/** GET a JSON body (the prefetched one, if a read of `path` was started early). */
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const started = early.get(path);
+  if (started) {
+    early.delete(path);
+    return (await started) as T;
+  }
   return (await (await request(path, "application/json", signal)).json()) as T;
 }
 
