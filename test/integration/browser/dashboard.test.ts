@@ -286,8 +286,9 @@ describe("the other views", () => {
 });
 
 /**
- * Where the screenshots of the README go, when asked: `DOCKLENS_SCREENSHOTS=docs npm test`
- * (or any folder) writes dashboard.png and dashboard-phone.png there too.
+ * Where the screenshots of the README go, when asked: `DOCKLENS_SCREENSHOTS=docs npx vitest run
+ * test/integration/browser -t width` (or any folder) writes dashboard.png, dashboard-phone.png,
+ * dashboard-clusters-dark.png and dashboard-container-light.png there too.
  */
 const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
@@ -314,19 +315,17 @@ describe("at a phone's width", () => {
         await watched.page.screenshot({ path: join(shots, `containers-${colorScheme}.png`) });
         if (KEEP && colorScheme === "light")
           await watched.page.screenshot({ path: join(KEEP, "dashboard.png") });
-        if (KEEP) {
-          for (const [hash, file] of [
-            ["#/", "clusters"],
-            ["#/cluster/alpha/container/web", "container"],
-          ]) {
-            await watched.page.goto(`${server.url}/${hash}`);
-            await watched.page.waitForTimeout(2500);
-            await watched.page.screenshot({
-              path: join(KEEP, `${file}-${colorScheme}.png`),
-              fullPage: true,
-            });
-          }
-        }
+        // The README's other screenshots: the clusters in dark, a container in light.
+        const more =
+          colorScheme === "dark"
+            ? ["#/", "clusters"]
+            : ["#/cluster/alpha/container/web", "container"];
+        await watched.page.goto(`${server.url}/${more[0]}`);
+        await watched.page.getByRole("heading", { level: 1 }).waitFor();
+        await watched.page.waitForTimeout(2500);
+        const file = `dashboard-${more[1]}-${colorScheme}.png`;
+        await watched.page.screenshot({ path: join(shots, file), fullPage: true });
+        if (KEEP) await watched.page.screenshot({ path: join(KEEP, file), fullPage: true });
         expect(await axeViolations(watched.page)).toEqual([]);
       } finally {
         await watched.close();
