@@ -22,10 +22,13 @@ export class ApiError extends Error {
 export const tokenWanted = shallowRef(false);
 /** Why the last token was refused, for the prompt; '' on the first ask. */
 export const tokenNotice = shallowRef("");
-/** Bumped when a token is entered: views keyed on it load again with it. */
+/** Bumped when a token is entered or forgotten: views keyed on it load again. */
 export const tokenGeneration = shallowRef(0);
+/** True while this tab holds a token (App offers to forget it). */
+export const hasToken = shallowRef(readToken() !== "");
 
 function readToken(): string {
+  // Storage can be refused (a sandboxed frame, a privacy setting): then there is no token.
   try {
     return sessionStorage.getItem(TOKEN_KEY) ?? "";
   } catch {
@@ -36,13 +39,17 @@ function readToken(): string {
 /** Keep `token` for this tab's session and load every view again with it. */
 export function setToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
+  hasToken.value = true;
   tokenWanted.value = false;
   tokenGeneration.value++;
 }
 
-/** Forget the token (the prompt's "sign out"). */
+/** Forget the token: on a shared machine, before walking away. The next call asks again. */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+  hasToken.value = false;
+  tokenNotice.value = "";
+  tokenGeneration.value++;
 }
 
 function headers(accept: string): HeadersInit {

@@ -2,9 +2,14 @@
 // file, a fresh context per test, and every console error, page error and CSP violation of a
 // page collected so that a test can say there were none.
 import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import type { CreateAppOptions } from "../../../src/server/app.ts";
+import { startServer, type TestServer } from "../server-helpers.ts";
 
 /** Debian's package (scripts/test-deps.sh installs it); never a downloaded browser. */
 export const CHROMIUM = process.env.DOCKLENS_CHROMIUM ?? "/usr/bin/chromium";
@@ -73,6 +78,74 @@ export async function openPage(
   });
   return { page, context, problems, close: () => context.close() };
 }
+
+/** What a test file of the dashboard gets from {@link dashboardForFile}. */
+export interface Dashboard {
+  readonly browser: Browser;
+  /** The app's base URL and port. */
+  readonly url: string;
+  readonly port: number;
+  /** A temp dir for screenshots, removed after the file. */
+  readonly shots: string;
+  /**
+   * A fresh page on `hash` (`#/containers`) of the app, watched: after the test it is closed,
+   * and the test fails on any console error, page error or CSP violation it saw (but those
+   * `allowed` matches).
+   */
+  open: (hash: string, size?: { width: number; height: number }, allowed?: RegExp) => Promise<Page>;
+}
+
+/**
+ * The browser, the app on a loopback port (over the test config, or `options`, which may be
+ * made once the engines are known) and a temp dir, for the tests of one file.
+ */
+export function dashboardForFile(
+  options: () => Promise<Partial<CreateAppOptions>> = async () => ({}),
+): Dashboard {
+  const chrome = browserForFile();
+  let server: TestServer | undefined;
+  let shots = "";
+  let current: { watched: WatchedPage; allowed: RegExp | undefined } | undefined;
+  beforeAll(async () => {
+    server = await startServer({ log: false, ...(await options()) });
+    shots = await mkdtemp(join(tmpdir(), "docklens-dash-"));
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (shots) await rm(shots, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    const open = current;
+    current = undefined;
+    if (!open) return;
+    await open.watched.close();
+    const { allowed } = open;
+    expect(open.watched.problems.filter((problem) => !allowed?.test(problem))).toEqual([]);
+  });
+  return {
+    get browser() {
+      return chrome.browser;
+    },
+    get url() {
+      return server!.url;
+    },
+    get port() {
+      return server!.port;
+    },
+    get shots() {
+      return shots;
+    },
+    open: async (hash, size, allowed) => {
+      const watched = await openPage(chrome.browser, size);
+      current = { watched, allowed };
+      await watched.page.goto(`${server!.url}/${hash}`);
+      return watched.page;
+    },
+  };
+}
+
+/** A name no other run or test uses, for the containers a test makes. */
+export const unique = (): string => `dash-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");

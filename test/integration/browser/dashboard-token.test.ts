@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadFleet } from "../../../src/core/fleet.ts";
 import { docker, engines, writeConfig } from "../helpers.ts";
-import { startServer, type TestServer } from "../server-helpers.ts";
-import { browserForFile, openPage, type WatchedPage } from "./browser.ts";
+import { dashboardForFile } from "./browser.ts";
 
 /**
  * The dashboard of a server that wants a token: the prompt, a wrong token, the token sent on
@@ -13,38 +12,21 @@ import { browserForFile, openPage, type WatchedPage } from "./browser.ts";
  */
 const FULL = "dash-full-token";
 const SCOPED = "dash-bravo-token";
-const chrome = browserForFile();
-let server: TestServer;
-beforeAll(async () => {
+const dash = dashboardForFile(async () => {
   const config = JSON.parse(await readFile(engines.configPath, "utf8"));
   const sha256 = createHash("sha256").update(SCOPED).digest("hex");
   const path = await writeConfig("dashboard-tokens.json", {
     ...config,
     tokens: [{ name: "bravo-only", sha256, clusters: ["bravo"] }],
   });
-  server = await startServer({
-    token: FULL,
-    log: false,
-    fleet: await loadFleet({ configPath: path }),
-  });
+  return { token: FULL, fleet: await loadFleet({ configPath: path }) };
 });
-afterAll(() => server?.close());
-
-let current: WatchedPage | undefined;
-afterEach(async () => {
-  const watched = current;
-  current = undefined;
-  if (!watched) return;
-  await watched.close();
-  // The only errors: the browser's own log of the 401 answers that made the page ask.
-  expect(watched.problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
-});
+/** The only errors allowed: the browser's own log of the 401 answers that made the page ask. */
+const ASKED = /status of 401/;
 
 /** Open `hash`, answer the prompt with `token`, and wait for the prompt to go. */
 async function signIn(hash: string, token: string): Promise<Page> {
-  current = await openPage(chrome.browser);
-  const { page } = current;
-  await page.goto(`${server.url}/${hash}`);
+  const page = await dash.open(hash, undefined, ASKED);
   await page.getByLabel("Token", { exact: true }).fill(token);
   await page.getByRole("button", { name: "Use token" }).click();
   await page.getByLabel("Token", { exact: true }).waitFor({ state: "detached" });
@@ -53,13 +35,12 @@ async function signIn(hash: string, token: string): Promise<Page> {
 
 describe("a server with a token", () => {
   it("serves the page without it, asks for it in a Token field, and says so when it is wrong", async () => {
-    current = await openPage(chrome.browser);
-    const { page } = current;
+    const page = await dash.open("#/", undefined, ASKED);
     const requests: Array<{ url: string; authorization?: string }> = [];
     page.on("request", (request) =>
       requests.push({ url: request.url(), authorization: request.headers().authorization }),
     );
-    await page.goto(`${server.url}/`);
+    await page.reload();
     const field = page.getByLabel("Token", { exact: true });
     await field.waitFor();
     expect(await field.getAttribute("type")).toBe("password");
@@ -83,6 +64,17 @@ describe("a server with a token", () => {
     expect(await page.getByLabel("Token", { exact: true }).count()).toBe(0);
   });
 
+  it("forgets the token on demand, and asks again", async () => {
+    const page = await signIn("#/", FULL);
+    await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(4);
+    await page.getByRole("button", { name: "Forget token" }).click();
+    await page.getByLabel("Token", { exact: true }).waitFor();
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.getItem("docklens.token")),
+    ).toBeNull();
+    expect(await page.locator(".notice").count()).toBe(0);
+  });
+
   it("sends the token on streams too: a container's logs follow", async () => {
     const page = await signIn("#/cluster/bravo/container/b-tty", FULL);
     await expect
@@ -96,7 +88,7 @@ describe("a server with a token", () => {
     expect(await page.locator("[data-cluster-state]").getAttribute("data-cluster-state")).toBe(
       "bravo",
     );
-    await page.goto(`${server.url}/#/containers`);
+    await page.goto(`${dash.url}/#/containers`);
     const bravo = (await docker(engines.hostB, "ps", "-a", "-q"))
       .split("\n")
       .filter(Boolean).length;
