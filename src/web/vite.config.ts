@@ -21,5 +21,14 @@ export default defineConfig({
     // The polyfill is a script of its own in the entry chunk, not an inline one; every browser
     // the dashboard supports has modulepreload anyway.
     modulePreload: { polyfill: false },
+    // Vue and its router, shared by every view, in a chunk named for them (the bundler would
+    // name it after one of the page's own modules).
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: "vue", test: /[\\/]node_modules[\\/](@vue|vue|vue-router)[\\/]/ }],
+        },
+      },
+    },
   },
 });
