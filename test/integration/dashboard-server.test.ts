@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_CSP, findDashboard } from "../../src/server/dashboard.ts";
+import { spawnServe } from "./helpers.ts";
 import { raw, serverForFile, startServer, type TestServer } from "./server-helpers.ts";
 
 /**
@@ -112,6 +114,23 @@ describe("with a token", () => {
       "/openapi.json",
     ])
       expect((await raw(secured.port, path)).status).toBe(401);
+  });
+});
+
+describe("the built serve", () => {
+  it("finds the page in the package's dist/web, beside its bundle", async () => {
+    const { child, line } = await spawnServe(["--quiet"]);
+    try {
+      const port = Number(/:(\d+)$/.exec(line)![1]);
+      const page = await raw(port, "/");
+      expect(page.status).toBe(200);
+      expect(page.headers["content-security-policy"]).toBe(DASHBOARD_CSP);
+      const script = /src="\.(\/assets\/[^"]+\.js)"/.exec(page.text)![1]!;
+      expect((await raw(port, script)).status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
   });
 });
 

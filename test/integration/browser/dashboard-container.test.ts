@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { docker, engines } from "../helpers.ts";
@@ -23,11 +24,27 @@ describe("a container's page", () => {
     expect(await logs.locator(".line.stderr").count()).toBeGreaterThan(0);
     await page.getByTestId("log-filter").fill(mark);
     await expect.poll(() => logs.locator("mark").allTextContents()).toEqual([mark]);
+    // Times on demand: the engine's RFC 3339 time of each line.
+    expect(await logs.locator(".time").count()).toBe(0);
+    await page.getByLabel("Timestamps").check();
+    expect(await logs.locator(".time").first().textContent()).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/,
+    );
+    // The download is the lines as text, made in the browser.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("web.log");
+    const saved = await readFile(await download.path(), "utf8");
+    expect(saved).toMatch(new RegExp(`^\\S+Z ${mark}$`, "m"));
     const text = await page.locator("main").textContent();
     expect(text).toContain("DB_PASSWORD");
     expect(text).toContain("<redacted>");
     expect(text).not.toContain("hunter2");
-    expect(text).toContain("app=web".split("=")[1]);
+    expect(await page.locator("table.kv", { hasText: "Labels" }).textContent()).toMatch(
+      /app\s*web/,
+    );
     // Stats come live; the processes of the ticker are listed.
     await expect
       .poll(() => page.getByRole("region", { name: "Stats" }).textContent(), { timeout: 10_000 })
