@@ -59,6 +59,7 @@ export interface ContainerFilters {
   project: string;
 }
 
+/** Every control at rest: all containers of every cluster. */
 export const NO_FILTERS: ContainerFilters = {
   q: "",
   cluster: "",

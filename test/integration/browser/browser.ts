@@ -105,7 +105,8 @@ export function dashboardForFile(
   const chrome = browserForFile();
   let server: TestServer | undefined;
   let shots = "";
-  let current: { watched: WatchedPage; allowed: RegExp | undefined } | undefined;
+  // Every page a test opened, each closed and checked after it.
+  let opened: Array<{ watched: WatchedPage; allowed: RegExp | undefined }> = [];
   beforeAll(async () => {
     server = await startServer({ log: false, ...(await options()) });
     shots = await mkdtemp(join(tmpdir(), "docklens-dash-"));
@@ -115,12 +116,13 @@ export function dashboardForFile(
     if (shots) await rm(shots, { recursive: true, force: true });
   });
   afterEach(async () => {
-    const open = current;
-    current = undefined;
-    if (!open) return;
-    await open.watched.close();
-    const { allowed } = open;
-    expect(open.watched.problems.filter((problem) => !allowed?.test(problem))).toEqual([]);
+    const pages = opened;
+    opened = [];
+    await Promise.all(pages.map(({ watched }) => watched.close()));
+    const problems = pages.flatMap(({ watched, allowed }) =>
+      watched.problems.filter((problem) => !allowed?.test(problem)),
+    );
+    expect(problems).toEqual([]);
   });
   return {
     get browser() {
@@ -137,7 +139,7 @@ export function dashboardForFile(
     },
     open: async (hash, size, allowed) => {
       const watched = await openPage(chrome.browser, size);
-      current = { watched, allowed };
+      opened.push({ watched, allowed });
       await watched.page.goto(`${server!.url}/${hash}`);
       return watched.page;
     },

@@ -116,16 +116,30 @@ describe("the other views", () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it("the events view shows the merged stream live", async () => {
+  it("the events view shows the merged stream live, and one cluster's from its link", async () => {
     const page = await open("#/events");
     await page.locator("main tbody").waitFor();
     const name = unique();
     await docker(engines.hostA, "create", "--name", name, "local/busybox:1", "true");
     await docker(engines.hostA, "rm", name);
-    await expect
-      .poll(() => page.locator("main tbody").textContent(), { timeout: 10_000 })
-      .toContain(name);
+    const body = page.locator("main tbody");
+    await expect.poll(() => body.textContent(), { timeout: 10_000 }).toContain(name);
+    // The dead cluster's status line; no health-probe exec noise unless asked for.
+    expect(await body.textContent()).toMatch(/dead\s*status\s*disconnected/);
+    expect(await body.textContent()).not.toContain("exec_");
     expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${dash.url}/#/events?cluster=bravo`);
+    await expect.poll(() => page.locator("h1").textContent()).toMatch(/^\s*Events\s+of bravo$/);
+    const other = unique();
+    await docker(engines.hostA, "create", "--name", other, "local/busybox:1", "true");
+    await docker(engines.hostA, "rm", other);
+    await docker(engines.adminB, "create", "--name", other, "local/busybox:1", "true");
+    await docker(engines.adminB, "rm", other);
+    await expect.poll(() => body.textContent(), { timeout: 10_000 }).toContain(other);
+    expect(await page.locator("main tbody td:nth-child(2)").allTextContents()).toEqual(
+      expect.arrayContaining(["bravo"]),
+    );
+    expect(await page.locator("main tbody td:nth-child(2)", { hasText: "alpha" }).count()).toBe(0);
   });
 });
 

@@ -118,6 +118,13 @@ describe("the containers view", () => {
     await expect
       .poll(() => shared.locator("tbody tr[data-key] td:nth-child(2)").allTextContents())
       .toEqual(["shop-db"]);
+    expect(await shared.getByLabel("Search").inputValue()).toBe("shop");
+    // The menu's link is the whole list again: the controls follow the URL.
+    await shared.getByRole("link", { name: "Containers" }).click();
+    await expect.poll(() => shared.getByLabel("Search").inputValue()).toBe("");
+    await expect
+      .poll(async () => (await tableCount(shared)).shown)
+      .toBe((await tableCount(shared)).total);
   });
 
   it("sorts by a column from the keyboard and groups by compose project", async () => {
