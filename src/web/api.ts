@@ -89,7 +89,9 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
 }
 
 /** Reads started before their view asked (see {@link prefetchJson}), each taken once. */
-const early = new Map<string, Promise<unknown>>();
+const early = new Map<string, { at: number; body: Promise<unknown> }>();
+/** A read started early serves a view that asks within this long; later it is stale. */
+const EARLY_MS = 10_000;
 
 /**
  * Start reading `path` now, for a view that will ask for it once its code has loaded: the
@@ -99,16 +101,14 @@ export function prefetchJson(path: string): void {
   const pending = request(path, "application/json").then((response) => response.json());
   // Its failure is the view's to show, when it takes it; until then it is no unhandled error.
   pending.catch(() => undefined);
-  early.set(path, pending);
+  early.set(path, { at: performance.now(), body: pending });
 }
 
 /** GET a JSON body (the prefetched one, if a read of `path` was started early). */
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   const started = early.get(path);
-  if (started) {
-    early.delete(path);
-    return (await started) as T;
-  }
+  early.delete(path);
+  if (started && performance.now() - started.at < EARLY_MS) return (await started.body) as T;
   return (await (await request(path, "application/json", signal)).json()) as T;
 }
 
