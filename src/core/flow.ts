@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { DocklensError } from "./errors.ts";
 
 /** Rejects when `signal` aborts; for racing a promise that cannot be cancelled itself. */
@@ -103,6 +104,8 @@ export class Coalescer<K extends string = string> {
     let shared = this.inflight.get(key);
     if (!shared) {
       const controller = new AbortController();
+      // A shared read over many clusters hands this signal to an engine call of each.
+      setMaxListeners(0, controller.signal);
       const promise = start(controller.signal).then((value) => {
         if (this.ttlMs > 0) {
           if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
