@@ -17,6 +17,7 @@ const timeoutMs = integer("an integer")
   .max(600_000, "expected at most 600000 ms");
 const tuning = {
   timeoutMs: timeoutMs.optional(),
+  diskUsageTimeoutMs: timeoutMs.optional(),
   maxConcurrency: integer("an integer")
     .min(1, "expected at least 1")
     .max(256, "expected at most 256")
@@ -143,6 +144,8 @@ export interface EngineTuningInput {
   maxConcurrency?: number;
   /** How long a read may be served again, 0 to 600000 ms; default 0. */
   cacheTtlMs?: number;
+  /** Time limit of the engine's disk usage (`/system/df`), 1 to 600000 ms; default 60000. */
+  diskUsageTimeoutMs?: number;
 }
 
 /** A cluster of the config file, as written. */

@@ -13,12 +13,14 @@ type Filters = Readonly<Record<string, readonly string[]>>;
  * shapes its body one way: `container`, `image`, `volume` and `network` are an inspect body by
  * the checked name or id; `containers` (docklens's list and its running part), `images`,
  * `volumes` and `networks` a list with docker's filters; `version` the engine's `/version`;
- * `info` its `/info` with the number of volumes.
+ * `info` its `/info` with the number of volumes; `disk-usage` its `/system/df` of the kinds
+ * named (all of them when none are).
  */
 export type EngineRead =
   | { kind: "container" | "image" | "volume" | "network"; name: string }
   | { kind: "containers" | "images" | "volumes" | "networks"; filters: Filters | undefined }
-  | { kind: "version" | "info" };
+  | { kind: "version" | "info" }
+  | { kind: "disk-usage"; types: readonly string[] | undefined };
 
 declare const READ_KEY: unique symbol;
 
@@ -49,6 +51,8 @@ export function readKey(read: EngineRead): ReadKey {
     case "version":
     case "info":
       return JSON.stringify([read.kind]) as ReadKey;
+    case "disk-usage":
+      return JSON.stringify([read.kind, [...new Set(read.types ?? [])].sort()]) as ReadKey;
   }
 }
 
