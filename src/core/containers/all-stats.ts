@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ClusterError, ClusterRef } from "../engine/across-clusters.ts";
+import type { ClusterRef } from "../engine/across-clusters.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import { resolveCluster } from "../engine/fleet.ts";
 import { isDocklensError, type ErrorBody } from "../errors.ts";
@@ -8,6 +8,7 @@ import {
   selectContainers,
   type SelectContainersOptions,
   type SelectedContainer,
+  type SelectionError,
 } from "./selection.ts";
 import { summarizeStats, type EngineStats, type StatsSummary } from "./stats.ts";
 
@@ -18,9 +19,6 @@ export interface ContainerStatsItem {
   /** The figures `docker stats` shows, as one container's stats route gives them. */
   summary: StatsSummary;
 }
-
-/** A cluster that could not be asked, or (with `container`) one container that could not be sampled. */
-export type SelectionError = ClusterError & { container?: { id: string; name: string } };
 
 /** Body of `GET /stats` (docs/http-interface.md, "GET /stats"), and each line of its stream. */
 export interface AllStatsResult {

@@ -40,10 +40,13 @@ export interface SelectedContainer {
   state: string;
 }
 
+/** A cluster that could not be asked, or (with `container`) one container that could not be read. */
+export type SelectionError = ClusterError & { container?: { id: string; name: string } };
+
 /** The containers chosen, in cluster id order, and the clusters that could not be asked. */
 export interface SelectContainersResult {
   containers: SelectedContainer[];
-  errors: ClusterError[];
+  errors: SelectionError[];
 }
 
 /**
