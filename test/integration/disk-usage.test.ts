@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { readAllDiskUsage, readDiskUsage } from "../../src/core/clusters/disk-usage.ts";
+import { humanSize } from "../../src/cli/render/format.ts";
 import { alphaAndBravo, docker, engines, writeConfig } from "./helpers.ts";
 
 /** Disk usage, as docker system df reports it, of one cluster and of every cluster. */
@@ -13,18 +14,6 @@ const fleet = await loadFleet({
   }),
 });
 afterAll(() => fleet.close());
-
-/** docker's units.HumanSize: four significant digits, decimal units. */
-function humanSize(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB", "PB"];
-  let size = bytes;
-  let unit = 0;
-  while (size >= 1000 && unit < units.length - 1) {
-    size /= 1000;
-    unit++;
-  }
-  return `${Number(size.toPrecision(4))}${units[unit]}`;
-}
 
 describe("disk usage", () => {
   it("agrees with docker system df: each kind's total, active and size", async () => {
