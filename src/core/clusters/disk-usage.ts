@@ -62,6 +62,11 @@ export interface DiskUsageOptions extends CoreOptions {
  * summary. The engine walks every layer and volume for it, so the call has its own time limit
  * (the cluster's `diskUsageTimeoutMs`, default 60 s) and concurrent identical requests share one
  * call. Only the kinds asked for are asked of engines whose API takes `type` (1.42 and later).
+ * @example
+ * ```ts
+ * const { summary } = await readDiskUsage("prod", { fleet, types: ["image", "volume"] });
+ * for (const row of summary) console.log(row.type, row.size, row.reclaimable);
+ * ```
  */
 export async function readDiskUsage(
   cluster: string,
@@ -82,6 +87,12 @@ export interface AllDiskUsageResult {
 /**
  * The disk usage of every cluster (or of `options.clusters`), asked concurrently, in cluster id
  * order; a cluster that fails is in `errors` and the others are still reported.
+ * @example
+ * ```ts
+ * const { clusters, errors } = await readAllDiskUsage({ fleet });
+ * for (const { cluster, summary } of clusters) console.log(cluster.name, summary[0]?.size);
+ * console.log(errors.length, "failed");
+ * ```
  */
 export async function readAllDiskUsage(
   options: DiskUsageOptions & AcrossClustersOptions,
@@ -92,7 +103,12 @@ export async function readAllDiskUsage(
   return { clusters: results.map(({ cluster, value }) => ({ cluster, ...value })), errors };
 }
 
-/** Check `type` values of the query (repeatable) against the kinds `/system/df` knows. */
+/** Check `type` values of the query (repeatable) against the kinds `/system/df` knows. * @example
+ * ```ts
+ * const types = parseDiskUsageTypes(["image", "build-cache"]);
+ * console.log(types);
+ * ```
+ */
 export function parseDiskUsageTypes(values: readonly string[]): DiskUsageType[] {
   for (const value of values)
     if (!(DISK_USAGE_TYPES as readonly string[]).includes(value))

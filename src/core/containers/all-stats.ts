@@ -39,6 +39,13 @@ const MIN_ROUND_MS = 1000;
  * that CPU % is measured (the engine takes about a second for it). The samples of an engine run
  * concurrently, within a bound of their own per engine, on reused connections. A container that
  * stopped or went away meanwhile is left out; any other failure is an `errors` entry.
+ * @example
+ * ```ts
+ * const { stats, errors } = await readAllStats({ fleet, clusters: ["prod"] });
+ * for (const { cluster, container, summary } of stats)
+ *   console.log(cluster.name, container.name, summary.cpuPercent.toFixed(2));
+ * console.log(errors.length, "failed");
+ * ```
  */
 export async function readAllStats(options: AllStatsOptions): Promise<AllStatsResult> {
   const { containers, errors } = await selectContainers({ ...options, running: true });
@@ -55,6 +62,12 @@ export async function readAllStats(options: AllStatsOptions): Promise<AllStatsRe
  * A round of {@link readAllStats} after another, about one a second, until `options.signal`
  * aborts or the consumer stops: containers that start or stop join or leave the rounds. A
  * selection over its bound fails here, before anything is streamed.
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * for await (const round of await streamAllStats({ fleet, signal: controller.signal }))
+ *   console.log(round.stats.length, "containers");
+ * ```
  */
 export async function streamAllStats(
   options: AllStatsOptions,

@@ -55,6 +55,13 @@ const TICK_MS = 50;
  * one newly matches it (which is then followed too, its whole log). Ends when `options.signal`
  * aborts, the consumer stops, or with `until` once every container has sent up to it. A
  * selection over its bound fails here, before anything is streamed.
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const lines = await followMergedLogs({ fleet, project: "shop", signal: controller.signal });
+ * for await (const item of lines)
+ *   console.log("status" in item ? `-- ${item.status}` : `${item.container.name} | ${item.text}`);
+ * ```
  */
 export async function followMergedLogs(
   options: FollowMergedLogsOptions,

@@ -47,6 +47,11 @@ const QUERY_NAMES = ["tail", "since", "until", "stream", "follow", "grep"] as co
 /**
  * Check the query of `GET /logs` beside its selection (`cluster`, `filter`, `project`, which the
  * caller reads): `tail` (per container), `since`, `until`, `stream`, `follow`, `grep`.
+ * @example
+ * ```ts
+ * const query = parseMergedLogsQuery({ tail: "50", since: "10m", grep: "timeout" });
+ * console.log(query.tail, query.since);
+ * ```
  */
 export function parseMergedLogsQuery(query: QueryInput, now: number = Date.now()): MergedLogsQuery {
   checkQueryNames(query, QUERY_NAMES);
@@ -61,6 +66,11 @@ export function parseMergedLogsQuery(query: QueryInput, now: number = Date.now()
  * read is bounded; more is `INVALID_QUERY`. A cluster that fails, or a container whose logs
  * cannot be read, is an `errors` entry and the others are still read; a container removed since
  * it was listed is left out.
+ * @example
+ * ```ts
+ * const { lines } = await readMergedLogs({ fleet, project: "shop", query: { tail: 20, grep: "error" } });
+ * for (const line of lines) console.log(`${line.cluster.name}/${line.container.name} | ${line.text}`);
+ * ```
  */
 export async function readMergedLogs(options: MergedLogsOptions): Promise<ReadMergedLogsResult> {
   const query = { ...parseMergedLogsQuery({}), ...options.query, follow: false };

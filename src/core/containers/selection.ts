@@ -53,6 +53,11 @@ export interface SelectContainersResult {
  * The containers of every cluster asked (`clusters`) that docker's `filters` and the `project`
  * choose, stopped ones too unless `running`. Clusters that fail are in `errors`, never the end of
  * the others. More than `maxContainers` is `INVALID_QUERY`, naming how many matched.
+ * @example
+ * ```ts
+ * const { containers } = await selectContainers({ fleet, project: "shop" });
+ * console.log(containers.map((c) => `${c.cluster.name}/${c.name} ${c.state}`));
+ * ```
  */
 export async function selectContainers(
   options: SelectContainersOptions,
