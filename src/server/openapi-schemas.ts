@@ -3,13 +3,13 @@ import { ERROR_CODES } from "../core/errors.ts";
 
 export type Schema = Record<string, unknown>;
 
-const str = { type: "string" };
+export const str = { type: "string" };
 
-const int = { type: "integer" };
+export const int = { type: "integer" };
 
-const bool = { type: "boolean" };
+export const bool = { type: "boolean" };
 
-const obj = (
+export const obj = (
   properties: Record<string, Schema>,
   required = Object.keys(properties),
   extra = true,
@@ -22,11 +22,11 @@ const obj = (
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const arrayOf = (items: Schema) => ({ type: "array", items });
+export const arrayOf = (items: Schema) => ({ type: "array", items });
 
 const stringMap = { type: "object", additionalProperties: { type: "string" } };
 
-const nullable = (type: string) => ({ type: [type, "null"] });
+export const nullable = (type: string) => ({ type: [type, "null"] });
 
 /** An item of an across-cluster list: the item `schema` with the cluster it is in. */
 const inCluster = (schema: string) => ({

@@ -2,6 +2,7 @@ import { statusOf, type ErrorCode } from "../core/errors.ts";
 import { IMAGE_REFERENCE_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../core/names.ts";
 import type { ApiRoute } from "./api-route.ts";
 import { ref, SCHEMAS, type Schema } from "./openapi-schemas.ts";
+import { SELECTION_SCHEMAS } from "./openapi-selection-schemas.ts";
 
 /** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
 const anyOf = (...patterns: RegExp[]) =>
@@ -115,7 +116,7 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
     },
     paths,
     components: {
-      schemas: SCHEMAS,
+      schemas: { ...SCHEMAS, ...SELECTION_SCHEMAS },
       ...(options.token ? { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } } : {}),
     },
     ...(options.token ? { security: [{ bearer: [] }] } : {}),

@@ -5,16 +5,8 @@ import {
   listAllContainers,
   listContainers,
 } from "../core/containers/containers.ts";
-import type { ErrorCode } from "../core/errors.ts";
 import { listDrift } from "../core/objects/drift.ts";
-import {
-  FILTER_KEYS,
-  filterPattern,
-  parseFilters,
-  type FilterKind,
-} from "../core/engine/filters.ts";
 import { inspectImage, listAllImages, listImages } from "../core/objects/images.ts";
-import { NAME_PATTERN } from "../core/names.ts";
 import {
   followContainerLogs,
   parseLogsQuery,
@@ -24,70 +16,24 @@ import {
 import { inspectNetwork, listNetworks } from "../core/objects/networks.ts";
 import { listProcesses, PS_ARGS } from "../core/containers/processes.ts";
 import { streamEvents } from "../core/clusters/events.ts";
-import {
-  BOOLEAN_VALUES,
-  DATE_TIME,
-  DURATION,
-  parseBoolean,
-  parseTime,
-  UNIX_TIME,
-} from "../core/query.ts";
+import { parseBoolean, parseTime } from "../core/query.ts";
 import { listDetailRoutes } from "../core/detail-routes.ts";
 import { readContainerStats, streamContainerStats } from "../core/containers/stats.ts";
 import { inspectVolume, listVolumes } from "../core/objects/volumes.ts";
-import { Streamed, type ApiRoute, type QueryParam, type RouteContext } from "./api-route.ts";
+import { Streamed, type ApiRoute } from "./api-route.ts";
+import {
+  ACROSS,
+  boolean,
+  CLUSTER,
+  clusters,
+  CONTAINER,
+  filter,
+  LIST,
+  listOptions,
+  time,
+} from "./route-params.ts";
+import { DISK_USAGE_ROUTE, SELECTION_ROUTES } from "./selection-routes.ts";
 
-/** `filter`, repeatable, with docker's keys for `kind`. */
-const filter = (kind: FilterKind): QueryParam => ({
-  description:
-    `docker's filters for ${kind}, key=value, repeatable ` +
-    `(keys: ${Object.keys(FILTER_KEYS[kind]).join(", ")})`,
-  schema: { type: "array", items: { type: "string", pattern: filterPattern(kind) } },
-  repeatable: true,
-});
-/** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
-const clusters: QueryParam = {
-  description: "A cluster to ask, by name or id, repeatable; every cluster when absent",
-  schema: {
-    type: "array",
-    items: {
-      type: "string",
-      pattern: `^(?:\\d{1,15}|${NAME_PATTERN.source.slice(1, -1)})$`,
-      maxLength: 255,
-    },
-  },
-  repeatable: true,
-};
-/** The list-route context as list options: the filters of `kind` and the clusters asked. */
-const listOptions = (kind: FilterKind, context: RouteContext) => ({
-  ...context,
-  filters: parseFilters(kind, context.lists.filter ?? []),
-  clusters: context.lists.cluster ?? [],
-});
-
-const boolean = (description: string): QueryParam => ({
-  description: `${description} (true or 1; false or 0)`,
-  schema: { type: "string", enum: [...BOOLEAN_VALUES] },
-});
-/** A pattern without its anchors, to join into another. */
-const unanchored = (pattern: RegExp) => pattern.source.replace(/^\^|\$$/g, "");
-
-const time = (description: string): QueryParam => ({
-  description:
-    `${description}: Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339; ` +
-    "local time without a zone) or a duration before now such as 10m",
-  schema: {
-    type: "string",
-    pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map(unanchored).join("|")})$`,
-  },
-});
-
-const ENGINE: ErrorCode[] = ["ENGINE_UNREACHABLE", "ENGINE_ERROR", "ENGINE_TIMEOUT"];
-const CLUSTER: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", ...ENGINE];
-const CONTAINER: ErrorCode[] = [...CLUSTER, "CONTAINER_NOT_FOUND", "AMBIGUOUS_NAME"];
-const LIST: ErrorCode[] = [...CLUSTER, "INVALID_QUERY"];
-/** Across clusters, engines' failures are in the body's `errors`, never the status. */
-const ACROSS: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"];
 const container = (params: Record<string, string>) => ({
   cluster: params.cluster!,
   name: params.containerName!,
@@ -140,6 +86,7 @@ export const API_ROUTES: ApiRoute[] = [
     query: { filter: filter("images") },
     run: (params, context) => listImages(params.cluster!, listOptions("images", context)),
   },
+  DISK_USAGE_ROUTE,
   {
     path: "/list/containers",
     summary:
@@ -192,6 +139,7 @@ export const API_ROUTES: ApiRoute[] = [
     query: { cluster: clusters },
     run: (_, context) => listDrift({ ...context, clusters: context.lists.cluster ?? [] }),
   },
+  ...SELECTION_ROUTES,
   {
     path: "/detail",
     summary: "The index of detail routes",
