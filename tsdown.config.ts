@@ -25,8 +25,8 @@ export default defineConfig({
           name: "core",
           // Declarations keep their own chunks.
           test: new RegExp(
-            String.raw`[\\/]src[\\/](core[\\/](?!config[\\/]config-schema|engine[\\/]ssh-agent)` +
-              String.raw`|cli[\\/](run|operations)\.ts)(?!.*\.d\.[cm]?ts$)`,
+            String.raw`[\\/]src[\\/](core[\\/](?!config[\\/]config-schema|engine[\\/]ssh-agent|filter-keys)` +
+              String.raw`|cli[\\/]run\.ts)(?!.*\.d\.[cm]?ts$)`,
           ),
         },
       ],

@@ -1,14 +1,22 @@
 /**
  * docklens: read-only inspection of many Docker engines. This entry is the core library that
- * the CLI and `docklens serve` are built on; it never prints, reads argv or exits.
+ * the CLI and `docklens serve` are built on; it never prints, reads argv or exits. It is the one
+ * list of the operations (each route of the HTTP interface is one of them) and of their body
+ * types: a dashboard or any other client imports its types from here only.
  */
-export { listClusters, inspectCluster } from "./core/clusters/clusters.ts";
+
+// The clusters and their engine connections, which every operation is given.
+export { createFleet, loadFleet, resolveCluster } from "./core/engine/fleet.ts";
+export type { CoreOptions, ItemRef, Fleet } from "./core/engine/fleet.ts";
 export type {
-  ClusterRecord,
-  DockerInfo,
-  InspectClusterResult,
-  ListClustersResult,
-} from "./core/clusters/clusters.ts";
+  AcrossClustersOptions,
+  ClusterError,
+  ClusterRef,
+} from "./core/engine/across-clusters.ts";
+export { DocklensError, isDocklensError } from "./core/errors.ts";
+export type { ErrorBody, ErrorCode } from "./core/errors.ts";
+
+// The config: loaded, checked, described (`/list/cluster`'s clusters come from it).
 export { loadConfig } from "./core/config/config.ts";
 export type { LoadConfigOptions } from "./core/config/config.ts";
 export { DEFAULT_TIMEOUT_MS } from "./core/config/cluster-config.ts";
@@ -20,20 +28,54 @@ export type {
   EngineTuningInput,
   TokenInput,
 } from "./core/config/config-schema.ts";
+
+// What the engines say of themselves: `/list/cluster`, `/detail/cluster/:clusterid`, `/events`.
+export { listClusters, inspectCluster, describeConfig } from "./core/clusters/clusters.ts";
+export type {
+  ClusterRecord,
+  DescribeConfigResult,
+  DockerInfo,
+  InspectClusterResult,
+  ListClustersResult,
+} from "./core/clusters/clusters.ts";
+export { streamEvents } from "./core/clusters/events.ts";
+export type { ClusterEvent, EventStatus, StreamEventsOptions } from "./core/clusters/events.ts";
+
+// Docker's filters, as the list operations take them.
+export { parseFilters } from "./core/engine/filters.ts";
+export type { EngineFilters, FilterKind, ListOptions } from "./core/engine/filters.ts";
+
+// Containers: `/list/:cluster/containers`, `/list/containers`, `/detail/:cluster/container/…`.
 export {
   listContainers,
+  listAllContainers,
   inspectContainer,
   findContainer,
   redactEnv,
 } from "./core/containers/containers.ts";
 export type {
+  ClusterContainerItem,
   ContainerItem,
   ContainerTarget,
   ContainerRef,
   InspectContainerOptions,
   InspectContainerResult,
+  ListAllContainersResult,
   ListContainersResult,
 } from "./core/containers/containers.ts";
+export type {
+  ContainerConfig,
+  ContainerHealth,
+  ContainerNetworkSettings,
+  ContainerState,
+  EndpointSettings,
+  HealthcheckResult,
+  HealthConfig,
+  HostConfig,
+  MountPoint,
+  Port,
+  PortBinding,
+} from "./core/containers/container-types.ts";
 export {
   readContainerLogs,
   followContainerLogs,
@@ -52,22 +94,15 @@ export { listProcesses } from "./core/containers/processes.ts";
 export type { ListProcessesOptions, ListProcessesResult } from "./core/containers/processes.ts";
 export { attachContainer } from "./core/containers/attach.ts";
 export type { AttachLine } from "./core/containers/attach.ts";
-export { inspectImage } from "./core/objects/images.ts";
-export type { InspectImageResult } from "./core/objects/images.ts";
-export { countEngineStreams } from "./core/engine/engine-stream.ts";
+
+// Images, networks, volumes, and drift: `/list/…` and `/detail/:cluster/{image,network,volume}/…`.
+export { listImages, listAllImages, inspectImage } from "./core/objects/images.ts";
 export type {
-  ContainerConfig,
-  ContainerHealth,
-  ContainerNetworkSettings,
-  ContainerState,
-  EndpointSettings,
-  HealthcheckResult,
-  HealthConfig,
-  HostConfig,
-  MountPoint,
-  Port,
-  PortBinding,
-} from "./core/containers/container-types.ts";
+  ClusterImageItem,
+  InspectImageResult,
+  ListAllImagesResult,
+  ListImagesResult,
+} from "./core/objects/images.ts";
 export type {
   ImageConfig,
   ImageItem,
@@ -75,16 +110,14 @@ export type {
   NetworkContainer,
   NetworkItem,
 } from "./core/objects/engine-types.ts";
-export { DocklensError, isDocklensError } from "./core/errors.ts";
-export type { ErrorBody, ErrorCode } from "./core/errors.ts";
 export { listNetworks, inspectNetwork } from "./core/objects/networks.ts";
 export type { ListNetworksResult } from "./core/objects/networks.ts";
-export { createFleet, loadFleet, resolveCluster } from "./core/engine/fleet.ts";
-export type { CoreOptions, ItemRef, Fleet } from "./core/engine/fleet.ts";
-export { listDetailRoutes, DETAIL_ROUTES } from "./core/detail-routes.ts";
-export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";
 export { listVolumes, inspectVolume } from "./core/objects/volumes.ts";
 export type { ListVolumesResult, VolumeItem } from "./core/objects/volumes.ts";
+export { listDrift } from "./core/objects/drift.ts";
+export type { DriftImage, ListDriftResult } from "./core/objects/drift.ts";
+
+// Many containers at once, chosen by a selection: `/logs`, `/stats`; and disk usage, `/list/…/df`.
 export { selectContainers, MAX_SELECTION } from "./core/containers/selection.ts";
 export type {
   Selection,
@@ -126,3 +159,6 @@ export type {
   DiskUsageType,
   EngineDiskUsage,
 } from "./core/clusters/disk-usage.ts";
+
+// The body of `/detail`, the index of the detail routes (the server makes it from its routes).
+export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";

@@ -1,12 +1,22 @@
 // The CLI: commander wired to the command table, and the one place that turns errors into a
 // line on stderr and an exit code.
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { ACROSS_COMMANDS } from "./across-commands.ts";
-import { ITEM_COMMANDS, LIST_COMMANDS } from "./commands.ts";
+import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/command.ts";
+import { COMMON_OPTIONS } from "../operations/parts.ts";
+import { OPERATION_COMMANDS } from "../operations/table.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
-import { COMMON_OPTIONS, examples } from "./define.ts";
-import type { AnyCommandSpec, CommandOptions } from "./spec.ts";
+
+/** The commands, in the order the help lists them. */
+const COMMANDS = [...OPERATION_COMMANDS, ...SERVE_COMMANDS];
+
+/** An "Examples:" help section: each command, then what it does, in one aligned column. */
+function examples(lines: Array<[command: string, what?: string]>): string {
+  const width = Math.max(...lines.map(([command]) => command.length));
+  const line = ([command, what]: (typeof lines)[number]) =>
+    `  $ ${what ? `${command.padEnd(width)}   ${what}` : command}`;
+  return `\nExamples:\n${lines.map(line).join("\n")}`;
+}
 
 const EXAMPLES = `${examples([
   ["docklens clusters", "every cluster, its engine version and state"],
@@ -26,15 +36,17 @@ Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
 docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
 the cluster "local" on $DOCKER_HOST or /var/run/docker.sock.`;
 
-/** The flag of each query parameter a CLI error may name: the CLI speaks of its own flags. */
-const FLAGS: Record<string, string> = {
-  tail: "--tail",
-  since: "--since",
-  until: "--until",
-  stream: "--stream",
-  ps_args: "--ps-args",
-  filter: "--filter",
-};
+/**
+ * The flag that is the query parameter `param` a core error names (`ps_args` is `--ps-args`), so
+ * that the CLI speaks of its own flags: the long flags the commands declare.
+ */
+function flagOf(param: string): string | undefined {
+  const flag = `--${param.replaceAll("_", "-")}`;
+  const declared = COMMANDS.flatMap((spec) => spec.options ?? []).map(
+    (option) => /--[\w-]+/.exec(option.flags)?.[0],
+  );
+  return declared.includes(flag) ? flag : undefined;
+}
 
 /**
  * The commander program, from the command table; exported for tests of the usage text. Given
@@ -49,10 +61,8 @@ export function createProgram(command?: string): Command {
     .showSuggestionAfterError()
     .addHelpText("after", EXAMPLES)
     .hook("preAction", inheritOptions);
-  // In the order the help lists them.
-  const order = [...LIST_COMMANDS, ...ACROSS_COMMANDS, ...ITEM_COMMANDS, ...SERVE_COMMANDS];
-  const only = order.some((spec) => spec.name[0] === command) ? command : undefined;
-  for (const spec of order) if (!only || spec.name[0] === only) addCommand(program, spec);
+  const only = COMMANDS.some((spec) => spec.name[0] === command) ? command : undefined;
+  for (const spec of COMMANDS) if (!only || spec.name[0] === only) addCommand(program, spec);
   return program;
 }
 
@@ -72,7 +82,7 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
   if (parent !== program) parent.allowExcessArguments();
   for (const [name, description] of spec.args ?? []) command.argument(name, description);
   for (const option of [...(spec.bare ? [] : COMMON_OPTIONS), ...(spec.options ?? [])]) {
-    if (option.parse) command.option(option.flags, option.description, option.parse);
+    if (option.parse) command.option(option.flags, option.description, usageChecked(option));
     else command.option(option.flags, option.description, option.default);
   }
   if (spec.examples.length) command.addHelpText("after", examples(spec.examples));
@@ -87,6 +97,17 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
     if (spec.action) return spec.action(args, options, command);
     return (await import("./run.ts")).run(spec, args, options);
   });
+}
+
+/** An option's parser whose errors commander reports as a bad value of the option (exit 2). */
+function usageChecked({ parse }: OptionSpec) {
+  return (value: string, previous: unknown) => {
+    try {
+      return parse!(value, previous);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }
 
 /**
@@ -153,9 +174,10 @@ function exitCodeOf(error: unknown): number {
   const err = error as { name?: string; code?: string; message?: string };
   if (err?.name === "DocklensError") {
     const param = (error as { param?: string }).param;
+    const flag = param && flagOf(param);
     const message =
-      param && FLAGS[param] && err.message?.startsWith(`${param}:`)
-        ? `${FLAGS[param]}${err.message.slice(param.length)}`
+      flag && err.message?.startsWith(`${param}:`)
+        ? `${flag}${err.message.slice(param.length)}`
         : err.message;
     process.stderr.write(`docklens: ${message}\n`);
     // A malformed argument (INVALID_NAME: `../x`) or flag value (INVALID_QUERY: --tail x) is a

@@ -5,8 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
 import { toJsonText } from "../core/json.ts";
-import { core } from "./operations.ts";
-import type { AnyCommandSpec, CommandOptions, Render } from "./spec.ts";
+import type { AnyCommandSpec, CommandOptions, Render } from "../operations/command.ts";
 
 /**
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
@@ -24,7 +23,7 @@ export async function run(
 ): Promise<void> {
   // main.ts runs only entries with a core call here.
   const query = spec.call!;
-  const hooks = spec.hooks?.(args, options, core) ?? {};
+  const hooks = spec.hooks?.(args, options) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
   printWarnings(fleet.config.warnings);
   const controller = new AbortController();
@@ -45,20 +44,20 @@ export async function run(
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);
       return await watch(options.watch, controller.signal, async () => {
-        const result = await query(core, args, options, coreOptions);
+        const result = await query(args, options, coreOptions);
         // On a terminal each answer replaces the last, as `watch` does; in a pipe they follow one another.
         const clear = view && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "";
         process.stdout.write(`${clear}${text(result, true)}\n`);
         warn(result);
       });
     }
-    const result = await query(core, args, options, coreOptions);
+    const result = await query(args, options, coreOptions);
     if (!isStream(result)) {
       const output = text(result, true);
       // A whole result that renders nothing (an empty log) prints nothing.
       if (output) process.stdout.write(`${output}\n`);
       warn(result);
-      const error = hooks.failure?.(result, coreOptions);
+      const error = await hooks.failure?.(result, coreOptions);
       if (error) throw new DocklensError(error.code, error.message);
       return;
     }

@@ -1,6 +1,6 @@
 // The commands of the HTTP interface, as table entries: `serve` and `token hash`. Both load
 // serve.ts only when they run.
-import { defineCommand } from "./define.ts";
+import { defineCommand } from "../operations/parts.ts";
 import type { ServeOptions } from "./serve.ts";
 
 export const SERVE_COMMANDS = [

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
-import type { CommandOptions } from "./spec.ts";
+import type { CommandOptions } from "../operations/command.ts";
 
 /** Options of `docklens serve` (docs/http-interface.md, "Running the server"). */
 export interface ServeOptions extends CommandOptions {

@@ -10,23 +10,14 @@ export interface ListDetailRoutesResult {
   routes: RouteInfo[];
 }
 
-/** The nine detail routes, in the order of docs/http-interface.md, "GET /detail". */
-export const DETAIL_ROUTES: readonly string[] = [
-  "/detail/cluster/:clusterid",
-  "/detail/:cluster/container/:containerName",
-  "/detail/:cluster/container/:containerName/attach",
-  "/detail/:cluster/container/:containerName/process",
-  "/detail/:cluster/container/:containerName/logs",
-  "/detail/:cluster/container/:containerName/stats",
-  "/detail/:cluster/image/:imageName",
-  "/detail/:cluster/volume/:volumeName",
-  "/detail/:cluster/network/:networkName",
-];
-
-/** The index of detail sub-routes; no engine is asked. */
-export function listDetailRoutes(): ListDetailRoutesResult {
+/**
+ * The index of the detail routes `paths`, with the parameters each names; no engine is asked.
+ * The server gives its own routes below `/detail/`, in the order of its table, so that the index
+ * never lists a route the server does not serve, nor leaves one out.
+ */
+export function listDetailRoutes(paths: readonly string[]): ListDetailRoutesResult {
   return {
-    routes: DETAIL_ROUTES.map((path) => ({
+    routes: paths.map((path) => ({
       path,
       methods: ["GET"],
       params: [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!),

@@ -71,6 +71,10 @@ export interface ErrorBody {
  * the error it was made from (the engine's, a socket's), for whoever debugs docklens as a
  * library: it may hold paths and addresses, so the server and the CLI never show it, only
  * {@link toJSON}'s `code` and `message`.
+ * @example
+ * ```ts
+ * throw new DocklensError("CONTAINER_NOT_FOUND", "no container web on cluster prod");
+ * ```
  */
 export class DocklensError extends Error {
   readonly code: ErrorCode;
@@ -99,7 +103,18 @@ export class DocklensError extends Error {
   }
 }
 
-/** True for a DocklensError, also one thrown by another copy of this module. */
+/**
+ * True for a DocklensError, also one thrown by another copy of this module.
+ * @example
+ * ```ts
+ * try {
+ *   await inspectContainer({ cluster: "prod", name: "web" }, { fleet });
+ * } catch (error) {
+ *   if (isDocklensError(error) && error.code === "CONTAINER_NOT_FOUND") console.log("gone");
+ *   else throw error;
+ * }
+ * ```
+ */
 export function isDocklensError(error: unknown): error is DocklensError {
   return error instanceof Error && error.name === "DocklensError" && "code" in error;
 }

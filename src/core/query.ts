@@ -1,5 +1,13 @@
 import { DocklensError } from "./errors.ts";
 
+/**
+ * A pattern's source without its `^` and `$`, to join into another pattern (`^(?:a|b)$`): the
+ * documents describe what a parameter takes with the very patterns that check it.
+ */
+export function unanchored(pattern: RegExp): string {
+  return pattern.source.replace(/^\^|\$$/g, "");
+}
+
 /** Query parameters as they arrive: one value per name. */
 export type QueryInput = Record<string, string | undefined>;
 

@@ -17,7 +17,7 @@ import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
 import { createMetrics } from "./metrics.ts";
 import { Streamed, Text, type ApiRoute } from "./api-route.ts";
-import { sendJson, sendNdjson, toErrorBody } from "./respond.ts";
+import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
 
 /** Options of {@link createApp}. */
@@ -199,7 +199,7 @@ export function createApp(options: CreateAppOptions): App {
       const result = await keepCause(() =>
         route.run(params, { fleet, signal, showSecrets, query, lists }),
       );
-      if (result instanceof Text) return send(event, result.body, result.contentType);
+      if (result instanceof Text) return sendText(event, result.body, result.contentType);
       return result instanceof Streamed
         ? sendNdjson(event, result.items, signal, options.signal)
         : sendJson(event, result, 200);

@@ -1,37 +1,23 @@
-// The JSON Schemas of the response bodies, for the OpenAPI document (openapi.ts).
+// The JSON Schemas of the response bodies, for the OpenAPI document (openapi.ts), with those an
+// operation entry declares for a body of its own. They keep their literal types, so that a test
+// derives the body types from them (json-schema-to-ts) and checks the library's published body
+// types against them (test/unit/body-schemas.test.ts).
 import { ERROR_CODES } from "../core/errors.ts";
-
-export type Schema = Record<string, unknown>;
-
-export const str = { type: "string" };
-
-export const int = { type: "integer" };
-
-export const bool = { type: "boolean" };
-
-export const obj = (
-  properties: Record<string, Schema>,
-  required = Object.keys(properties),
-  extra = true,
-): Schema => ({
-  type: "object",
-  properties,
-  required,
-  ...(extra ? {} : { additionalProperties: false }),
-});
-
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-export const arrayOf = (items: Schema) => ({ type: "array", items });
-
-const stringMap = { type: "object", additionalProperties: { type: "string" } };
-
-export const nullable = (type: string) => ({ type: [type, "null"] });
-
-/** An item of an across-cluster list: the item `schema` with the cluster it is in. */
-const inCluster = (schema: string) => ({
-  allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })],
-});
+import {
+  arrayOf,
+  bool,
+  closed,
+  counts,
+  inCluster,
+  int,
+  nullable,
+  obj,
+  ref,
+  str,
+  stringMap,
+  type Keys,
+  type Schema,
+} from "../operations/schema.ts";
 
 const SOURCE = {
   type: "string",
@@ -39,14 +25,15 @@ const SOURCE = {
   description:
     "Where the cluster came from: the config file, a docker CLI context, a local socket found, " +
     "or the engine the docker CLI would use",
-};
+} as const;
 
 const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };
+const keysOf = <P extends object>(properties: P) => Object.keys(properties) as Keys<P>;
 
 /** Response bodies, with the fields and types docs/http-interface.md gives each route. */
-export const SCHEMAS: Record<string, Schema> = {
-  ErrorBody: obj({ code: { type: "string", enum: ERROR_CODES }, message: str }, undefined, false),
-  Error: obj({ error: ref("ErrorBody") }, undefined, false),
+export const SCHEMAS = {
+  ErrorBody: closed({ code: { type: "string", enum: ERROR_CODES }, message: str }),
+  Error: closed({ error: ref("ErrorBody") }),
   Cluster: obj(
     {
       ...CLUSTER_FIELDS,
@@ -58,7 +45,7 @@ export const SCHEMAS: Record<string, Schema> = {
       },
       error: ref("ErrorBody"),
     },
-    [...Object.keys(CLUSTER_FIELDS), "docker"],
+    [...keysOf(CLUSTER_FIELDS), "docker"],
   ),
   ClusterList: obj({ clusters: arrayOf(ref("Cluster")) }),
   ClusterDetail: obj(
@@ -71,7 +58,7 @@ export const SCHEMAS: Record<string, Schema> = {
           source: SOURCE,
           context: { type: "string", description: "The docker context it came from" },
         },
-        [...Object.keys(CLUSTER_FIELDS), "protocol", "tls", "source"],
+        [...keysOf(CLUSTER_FIELDS), "protocol", "tls", "source"],
       ),
       docker: { type: "object" },
       error: ref("ErrorBody"),
@@ -135,7 +122,7 @@ export const SCHEMAS: Record<string, Schema> = {
       {
         Driver: str,
         Options: nullable("object"),
-        Config: { type: ["array", "null"], items: obj({ Subnet: str, Gateway: str }, ["Subnet"]) },
+        Config: { type: ["array", "null"], items: obj({ Subnet: str, Gateway: str }, []) },
       },
       ["Driver"],
     ),
@@ -161,7 +148,7 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     ["Driver", "Labels", "Mountpoint", "Name", "Options", "Scope"],
   ),
-  VolumeList: obj({ Volumes: arrayOf(ref("Volume")) }, undefined, false),
+  VolumeList: closed({ Volumes: arrayOf(ref("Volume")) }),
   RouteIndex: obj({
     routes: arrayOf(obj({ path: str, methods: arrayOf(str), params: arrayOf(str) })),
   }),
@@ -189,42 +176,30 @@ export const SCHEMAS: Record<string, Schema> = {
     NetworkSettings: { type: "object" },
   }),
   Health: obj({ status: { const: "ok" } }),
-  LogLine: obj(
-    { stream: { type: "string", enum: ["stdout", "stderr"] }, time: nullable("string"), text: str },
-    undefined,
-    false,
-  ),
-  LogLines: obj({ lines: arrayOf(ref("LogLine")) }, undefined, false),
-  AttachLine: obj(
-    { stream: { type: "string", enum: ["stdout", "stderr"] }, text: str },
-    undefined,
-    false,
-  ),
-  Processes: obj({ Titles: arrayOf(str), Processes: arrayOf(arrayOf(str)) }, undefined, false),
-  StatsSample: obj(
-    {
-      summary: obj(
-        Object.fromEntries(
-          [
-            "cpuPercent",
-            "memoryUsage",
-            "memoryLimit",
-            "memoryPercent",
-            "netRx",
-            "netTx",
-            "blockRead",
-            "blockWrite",
-            "pids",
-          ].map((key) => [key, { type: "number", minimum: 0 }]),
-        ),
-        undefined,
-        false,
-      ),
-      raw: { type: "object", description: "The engine's stats body" },
-    },
-    undefined,
-    false,
-  ),
+  LogLine: closed({
+    stream: { type: "string", enum: ["stdout", "stderr"] },
+    time: nullable("string"),
+    text: str,
+  }),
+  LogLines: closed({ lines: arrayOf(ref("LogLine")) }),
+  AttachLine: closed({ stream: { type: "string", enum: ["stdout", "stderr"] }, text: str }),
+  Processes: closed({ Titles: arrayOf(str), Processes: arrayOf(arrayOf(str)) }),
+  StatsSample: closed({
+    summary: closed(
+      counts([
+        "cpuPercent",
+        "memoryUsage",
+        "memoryLimit",
+        "memoryPercent",
+        "netRx",
+        "netTx",
+        "blockRead",
+        "blockWrite",
+        "pids",
+      ]),
+    ),
+    raw: { type: "object", description: "The engine's stats body" },
+  }),
   ImageDetail: obj(
     { Id: str, RepoTags: nullable("array"), Created: str, Size: int, Config: nullable("object") },
     ["Id"],
@@ -247,63 +222,47 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     ["Id", "Created", "Size", "Containers"],
   ),
-  ImageList: obj({ images: arrayOf(ref("Image")) }, undefined, false),
-  ClusterRef: obj({ id: int, name: str }, undefined, false),
-  ClusterError: obj({ cluster: ref("ClusterRef"), error: ref("ErrorBody") }, undefined, false),
-  AllContainerList: obj(
-    {
-      containers: arrayOf(inCluster("Container")),
-      running: arrayOf(inCluster("Container")),
-      errors: arrayOf(ref("ClusterError")),
-    },
-    undefined,
-    false,
-  ),
-  AllImageList: obj(
-    { images: arrayOf(inCluster("Image")), errors: arrayOf(ref("ClusterError")) },
-    undefined,
-    false,
-  ),
-  Drift: obj(
-    {
-      images: arrayOf(
-        obj(
-          {
-            reference: str,
-            clusters: arrayOf(
-              obj({ cluster: ref("ClusterRef"), imageIds: arrayOf(str) }, undefined, false),
-            ),
-            drift: bool,
-          },
-          undefined,
-          false,
-        ),
-      ),
-      engines: arrayOf(obj({ cluster: ref("ClusterRef"), version: str }, undefined, false)),
-      errors: arrayOf(ref("ClusterError")),
-    },
-    undefined,
-    false,
-  ),
+  ImageList: closed({ images: arrayOf(ref("Image")) }),
+  ClusterRef: closed({ id: int, name: str }),
+  ClusterError: closed({ cluster: ref("ClusterRef"), error: ref("ErrorBody") }),
+  AllContainerList: closed({
+    containers: arrayOf(inCluster("Container")),
+    running: arrayOf(inCluster("Container")),
+    errors: arrayOf(ref("ClusterError")),
+  }),
+  AllImageList: closed({
+    images: arrayOf(inCluster("Image")),
+    errors: arrayOf(ref("ClusterError")),
+  }),
+  Drift: closed({
+    images: arrayOf(
+      closed({
+        reference: str,
+        clusters: arrayOf(closed({ cluster: ref("ClusterRef"), imageIds: arrayOf(str) })),
+        drift: bool,
+      }),
+    ),
+    engines: arrayOf(closed({ cluster: ref("ClusterRef"), version: str })),
+    errors: arrayOf(ref("ClusterError")),
+  }),
   OpenApi: { type: "object", description: "This document" },
   Metrics: { type: "string", description: "Prometheus text exposition format 0.0.4" },
   EventLine: {
     oneOf: [
-      obj(
+      closed(
         {
           cluster: ref("ClusterRef"),
           status: { type: "string", enum: ["disconnected", "reconnected"] },
           error: ref("ErrorBody"),
         },
         ["cluster", "status"],
-        false,
       ),
       obj({ cluster: ref("ClusterRef"), Type: str, Action: str, time: int, timeNano: int }, [
         "cluster",
         "Type",
         "Action",
       ]),
-      obj({ error: ref("ErrorBody") }, undefined, false),
+      closed({ error: ref("ErrorBody") }),
     ],
   },
-};
+} as const satisfies Record<string, Schema>;

@@ -1,12 +1,12 @@
 import { statusOf, type ErrorCode } from "../core/errors.ts";
 import { IMAGE_REFERENCE_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../core/names.ts";
+import { unanchored } from "../core/query.ts";
 import type { ApiRoute } from "./api-route.ts";
-import { ref, SCHEMAS, type Schema } from "./openapi-schemas.ts";
-import { SELECTION_SCHEMAS } from "./openapi-selection-schemas.ts";
+import { ref, type Schema } from "../operations/schema.ts";
+import { SCHEMAS } from "./openapi-schemas.ts";
 
 /** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
-const anyOf = (...patterns: RegExp[]) =>
-  `^(?:${patterns.map((pattern) => pattern.source.replace(/^\^|\$$/g, "")).join("|")})$`;
+const anyOf = (...patterns: RegExp[]) => `^(?:${patterns.map(unanchored).join("|")})$`;
 const name = { type: "string", pattern: NAME_PATTERN.source, maxLength: MAX_NAME_LENGTH };
 const clusterRef = {
   type: "string",
@@ -116,9 +116,19 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
     },
     paths,
     components: {
-      schemas: { ...SCHEMAS, ...SELECTION_SCHEMAS },
+      schemas: componentSchemas(routes),
       ...(options.token ? { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } } : {}),
     },
     ...(options.token ? { security: [{ bearer: [] }] } : {}),
   };
+}
+
+/** The schemas of the bodies: the shared ones, and those the routes declare for their own. */
+function componentSchemas(routes: ApiRoute[]): Record<string, Schema> {
+  const schemas: Record<string, Schema> = { ...SCHEMAS };
+  for (const [name, schema] of routes.flatMap((route) => Object.entries(route.schemas ?? {}))) {
+    if (name in schemas) throw new Error(`two response schemas are named ${name}`);
+    schemas[name] = schema;
+  }
+  return schemas;
 }

@@ -4,22 +4,65 @@ import { once } from "node:events";
 import { send, setResponseStatus, type H3Event } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
 import { toJsonText } from "../core/json.ts";
+import { compress, MIN_COMPRESSED_BYTES, negotiate, type Coding } from "./compress.ts";
+
+/** A body's bytes, and each content coding of them, made when a request first asks for it. */
+interface Encoded {
+  bytes: Buffer;
+  codings: Map<Coding, Promise<Buffer>>;
+}
 
 /**
- * Bodies the core shares between callers of one read are serialised once: a burst of identical
- * list requests costs one JSON.stringify, not one each. The core never changes a body it returned.
+ * Bodies the core shares between callers of one read are serialised once, and compressed once
+ * per coding: a burst of identical list requests costs one JSON.stringify and one gzip, not one
+ * each, and requests that come while the gzip runs wait for that one. The core never changes a
+ * body it returned.
  */
-const serialised = new WeakMap<object, string>();
+const encoded = new WeakMap<object, Encoded>();
 
-/** Send a JSON body, compactly: large container lists are the hot path. */
+/** Send a JSON body, compactly (large container lists are the hot path), compressed as the client asks. */
 export function sendJson(event: H3Event, body: unknown, status: number): Promise<void> {
   setResponseStatus(event, status);
-  let text = typeof body === "object" && body !== null ? serialised.get(body) : undefined;
-  if (text === undefined) {
-    text = toJsonText(body);
-    if (typeof body === "object" && body !== null) serialised.set(body, text);
+  const shared = typeof body === "object" && body !== null;
+  let entry = shared ? encoded.get(body) : undefined;
+  if (!entry) {
+    entry = { bytes: Buffer.from(toJsonText(body)), codings: new Map() };
+    if (shared) encoded.set(body, entry);
   }
-  return send(event, text, "application/json");
+  return sendEncoded(event, entry, "application/json");
+}
+
+/** Send a text body (the Prometheus exposition), compressed as the client asks. */
+export function sendText(event: H3Event, text: string, contentType: string): Promise<void> {
+  return sendEncoded(event, { bytes: Buffer.from(text), codings: new Map() }, contentType);
+}
+
+/**
+ * Send `entry` in the coding the request's Accept-Encoding prefers (docs/http-interface.md,
+ * "Compression"), with its exact Content-Length. HEAD gets the headers GET would, and no body.
+ */
+async function sendEncoded(event: H3Event, entry: Encoded, contentType: string): Promise<void> {
+  const { res, req } = event.node;
+  const { coding, identity } = negotiate(req.headers["accept-encoding"]);
+  // Caches must not hand a gzip body to a client that did not ask for one, whatever this one got.
+  // Once: an error answered after a failed send comes through here again.
+  const vary = String(res.getHeader("vary") ?? "");
+  if (!/\baccept-encoding\b/i.test(vary))
+    res.setHeader("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  let bytes = entry.bytes;
+  // A small body goes as it is, unless the client refused that (identity;q=0).
+  if (coding && (bytes.length >= MIN_COMPRESSED_BYTES || !identity)) {
+    let coded = entry.codings.get(coding);
+    if (!coded) {
+      entry.codings.set(coding, (coded = compress(bytes, coding)));
+      // A failed compression is not kept: the next request tries again.
+      coded.catch(() => entry.codings.delete(coding));
+    }
+    bytes = await coded;
+    res.setHeader("Content-Encoding", coding);
+  }
+  res.setHeader("Content-Length", bytes.length);
+  return send(event, event.method === "HEAD" ? undefined : bytes, contentType);
 }
 
 /**

@@ -46,6 +46,8 @@ export interface RawResponse {
   headers: Record<string, string | string[] | undefined>;
   text: string;
   json: any;
+  /** The body's bytes as they came, compressed or not. */
+  body: Buffer;
 }
 
 /** The app the tests of one file ask: started before them, closed after them. */
@@ -89,14 +91,15 @@ export function raw(
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString();
+          const body = Buffer.concat(chunks);
+          const text = body.toString();
           let json: unknown;
           try {
             json = text ? JSON.parse(text) : undefined;
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, body });
         });
       },
     );

@@ -3,8 +3,8 @@ import { toWebHandler } from "h3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES, statusOf } from "../../src/core/errors.ts";
 import { createFleet } from "../../src/core/engine/fleet.ts";
-import { listDetailRoutes } from "../../src/core/detail-routes.ts";
 import { createApp } from "../../src/server/app.ts";
+import { detailIndex } from "../../src/operations/table.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
 /**
@@ -216,11 +216,11 @@ describe("docs/http-interface.md and the OpenAPI document", () => {
           expect(byCode[code], code).toBe(status);
   });
 
-  it("list the detail index exactly as /detail answers it", () => {
+  it("list the detail index exactly as /detail answers it", async () => {
     const listed = rows(section("GET /detail")).map((row) => quoted(cells(row)[0] ?? "")[0]);
-    expect(listed).toEqual(listDetailRoutes().routes.map((route) => route.path));
-    for (const route of listDetailRoutes().routes)
-      expect(routeTable.has(route.path), route.path).toBe(true);
+    const { routes } = await detailIndex();
+    expect(listed).toEqual(routes.map((route) => route.path));
+    for (const route of routes) expect(routeTable.has(route.path), route.path).toBe(true);
   });
 
   it("link only to headings it has, and cite no decision numbers", () => {

@@ -6,8 +6,7 @@ import {
 } from "../../src/core/containers/containers.ts";
 import { checkName } from "../../src/core/names.ts";
 import { splitColumns } from "../../src/core/containers/processes.ts";
-import { DETAIL_ROUTES, listDetailRoutes } from "../../src/core/detail-routes.ts";
-import { API_ROUTES } from "../../src/server/routes.ts";
+import { detailIndex } from "../../src/operations/table.ts";
 import {
   byName,
   normalizeVolume,
@@ -171,14 +170,9 @@ describe("checkName", () => {
   });
 });
 
-describe("listDetailRoutes", () => {
-  it("lists only routes the server serves", () => {
-    const served = new Set(API_ROUTES.map((route) => route.path));
-    expect(DETAIL_ROUTES.filter((path) => !served.has(path))).toEqual([]);
-  });
-
-  it("lists the nine detail routes with their params", () => {
-    const { routes } = listDetailRoutes();
+describe("the detail index", () => {
+  it("lists the nine detail routes of the route table with their params, in its order", async () => {
+    const { routes } = await detailIndex();
     expect(routes.map((route) => [route.path, route.params.join(",")])).toEqual([
       ["/detail/cluster/:clusterid", "clusterid"],
       ["/detail/:cluster/container/:containerName", "cluster,containerName"],

@@ -40,6 +40,18 @@ describe("readKey", () => {
     ["the network list", { kind: "networks", filters: undefined }],
     ["the version", { kind: "version" }],
     ["the info", { kind: "info" }],
+    [
+      "the container list of clusters 1 and 2",
+      { kind: "across", read: { kind: "containers", filters: undefined }, clusters: [1, 2] },
+    ],
+    [
+      "the container list of cluster 1",
+      { kind: "across", read: { kind: "containers", filters: undefined }, clusters: [1] },
+    ],
+    [
+      "the image list of clusters 1 and 2",
+      { kind: "across", read: { kind: "images", filters: undefined }, clusters: [1, 2] },
+    ],
   ];
 
   it.each(distinct)("gives %s a key of its own", (_label, read) => {

@@ -45,6 +45,11 @@ export interface InspectClusterResult {
  * List every registered cluster with its engine information. The engines are asked
  * concurrently, each under its own time limit; one that fails gets `docker: {}` and an `error`
  * instead of failing the list (docs/http-interface.md, "Failing engines").
+ * @example
+ * ```ts
+ * const { clusters } = await listClusters({ fleet }); // GET /list/cluster
+ * for (const cluster of clusters) console.log(cluster.name, cluster.error?.code ?? "up");
+ * ```
  */
 export async function listClusters(options: CoreOptions): Promise<ListClustersResult> {
   const clusters = await Promise.all(
@@ -65,6 +70,10 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
 /**
  * One cluster by id or name, with its protocol, whether it uses TLS, and its engine
  * information. An engine that fails gives `docker: {}` and an `error`, not a failed call.
+ * @example
+ * ```ts
+ * const { cluster, docker } = await inspectCluster("prod", { fleet }); // GET /detail/cluster/prod
+ * ```
  */
 export async function inspectCluster(
   ref: string,
@@ -150,6 +159,11 @@ export interface DescribeConfigResult {
 /**
  * Which config docklens uses and every cluster with its source, so that a user can tell why
  * docklens sees what it sees; no engine is asked.
+ * @example
+ * ```ts
+ * const { file, clusters } = describeConfig({ fleet }); // docklens config --json
+ * console.log(file, clusters.map((cluster) => `${cluster.name} (${cluster.source})`));
+ * ```
  */
 export function describeConfig(options: CoreOptions): DescribeConfigResult {
   const { config } = options.fleet;

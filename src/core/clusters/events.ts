@@ -43,6 +43,11 @@ export interface StreamEventsOptions extends CoreOptions {
  * last `CLIENT_TOO_SLOW` error, and the engine streams close. Ends when `options.signal` aborts,
  * the consumer stops, or (with `until`) every engine has sent everything up to it. A consumer
  * iterates it, or aborts `options.signal`: either closes the engine streams.
+ * @example
+ * ```ts
+ * const events = await streamEvents({ fleet, filters: parseFilters("events", ["type=container"]) });
+ * for await (const event of events) if ("Action" in event) console.log(event.cluster.name, event.Action);
+ * ```
  */
 export async function streamEvents(
   options: StreamEventsOptions,

@@ -215,6 +215,11 @@ type Assert<T extends true> = T;
  * Validate a parsed config object and apply its defaults
  * (docs/http-interface.md, "Configuration file"). Throws `INVALID_CONFIG` naming `source` and
  * the first bad field, e.g. `clusters[1].port: expected an integer`.
+ * @example
+ * ```ts
+ * const input: DocklensConfigInput = { clusters: [{ name: "prod", host: "tcp://10.0.0.5:2375" }] };
+ * const config = normalizeConfig(input, "inline");
+ * ```
  */
 export function normalizeConfig(
   input: unknown,

@@ -30,6 +30,11 @@ export const SEARCH_PLACES = [
  * `~/.config/docklens/`; with none found, every engine this machine already knows: `local` (the
  * engine the docker CLI would use now), the other docker contexts and a Podman socket. Throws
  * `INVALID_CONFIG`.
+ * @example
+ * ```ts
+ * const config = await loadConfig({ configPath: "docklens.json" });
+ * console.log(config.clusters.map((cluster) => cluster.name));
+ * ```
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<DocklensConfig> {
   const env = options.env ?? process.env;

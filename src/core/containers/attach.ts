@@ -14,6 +14,11 @@ export interface AttachLine {
  * never a TTY resize, never the engine's websocket. It ends when the container stops,
  * `options.signal` aborts or the consumer stops. A stopped or paused container is
  * `CONTAINER_NOT_RUNNING` (the engine itself would wait for a stopped one to start).
+ * @example
+ * ```ts
+ * for await (const line of await attachContainer({ cluster: "prod", name: "web" }, { fleet }))
+ *   process.stdout.write(`${line.stream}: ${line.text}\n`);
+ * ```
  */
 export async function attachContainer(
   input: ContainerRef,

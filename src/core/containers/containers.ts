@@ -1,6 +1,7 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import {
   acrossClusters,
+  shareAcross,
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
@@ -41,6 +42,10 @@ export interface ListContainersResult {
  * All containers of a cluster, stopped ones included, and the running sub-list
  * (docs/http-interface.md, "GET /list/:cluster/containers"), with docker's filters applied by
  * the engine when given. `cluster` is an id or a name.
+ * @example
+ * ```ts
+ * const { containers, running } = await listContainers("prod", { fleet }); // GET /list/prod/containers
+ * ```
  */
 export async function listContainers(
   cluster: string,
@@ -82,18 +87,26 @@ export interface ListAllContainersResult {
  * The containers of every cluster (or of `options.clusters`), asked concurrently: in cluster id
  * order, then as each engine lists them. A cluster that fails is in `errors`, and the others
  * are still listed; filters apply on every engine.
+ * @example
+ * ```ts
+ * // GET /list/containers?cluster=prod&cluster=staging
+ * const { running, errors } = await listAllContainers({ fleet, clusters: ["prod", "staging"] });
+ * for (const item of running) console.log(item.cluster.name, item.Names[0]);
+ * ```
  */
 export async function listAllContainers(
   options: ListOptions & AcrossClustersOptions,
 ): Promise<ListAllContainersResult> {
-  const { results, errors } = await acrossClusters(options, async (config, cluster) =>
-    (await listContainers(String(config.id), options)).containers.map((item) => ({
-      ...item,
-      cluster,
-    })),
-  );
-  const containers = results.flatMap((result) => result.value);
-  return { containers, running: containers.filter(isRunning), errors };
+  return shareAcross(options, { kind: "containers", filters: options.filters }, async (shared) => {
+    const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
+      (await listContainers(String(config.id), shared)).containers.map((item) => ({
+        ...item,
+        cluster,
+      })),
+    );
+    const containers = results.flatMap((result) => result.value);
+    return { containers, running: containers.filter(isRunning), errors };
+  });
 }
 
 function isRunning(container: ContainerItem): boolean {
@@ -136,6 +149,11 @@ export interface InspectContainerOptions extends CoreOptions {
  * The engine's inspect body of one container, with sensitive environment values replaced by
  * `<redacted>` unless secrets are shown (docs/http-interface.md, "Secrets"). Throws
  * `CONTAINER_NOT_FOUND` for an unknown one.
+ * @example
+ * ```ts
+ * const detail = await inspectContainer({ cluster: "prod", name: "web" }, { fleet });
+ * console.log(detail.State.Health?.Status);
+ * ```
  */
 export async function inspectContainer(
   input: ContainerRef,
@@ -167,6 +185,10 @@ export interface ContainerTarget {
 /**
  * Find one container; throws `CONTAINER_NOT_FOUND`, or `CONTAINER_NOT_RUNNING` with
  * `running: true` when it is stopped (or, with `unpaused: true` too, paused).
+ * @example
+ * ```ts
+ * const { id, running } = await findContainer({ cluster: "prod", name: "web" }, { fleet });
+ * ```
  */
 export async function findContainer(
   input: ContainerRef,
@@ -259,7 +281,13 @@ export function containerStatuses(name: string, cluster: ClusterConfig): StatusE
 /** Names of environment variables whose values are hidden (docs/http-interface.md, "Secrets"). */
 const SENSITIVE = /PASS|SECRET|TOKEN|KEY|CREDENTIAL|AUTH/i;
 
-/** Replace the value of each `NAME=value` entry whose name looks sensitive with `<redacted>`. */
+/**
+ * Replace the value of each `NAME=value` entry whose name looks sensitive with `<redacted>`.
+ * @example
+ * ```ts
+ * redactEnv(["API_TOKEN=abc", "PORT=80"]); // ["API_TOKEN=<redacted>", "PORT=80"]
+ * ```
+ */
 export function redactEnv(env: string[]): string[] {
   return env.map((entry) => {
     const eq = entry.indexOf("=");

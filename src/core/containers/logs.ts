@@ -58,7 +58,13 @@ const DEFAULT_TAIL = 100;
 export const TAIL = /^(\d{1,9}|all)$/;
 const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"] as const;
 
-/** Check the query of `.../logs`; anything malformed or unknown is `INVALID_QUERY`. */
+/**
+ * Check the query of `.../logs`; anything malformed or unknown is `INVALID_QUERY`.
+ * @example
+ * ```ts
+ * const query = parseLogsQuery({ tail: "20", since: "10m" });
+ * ```
+ */
 export function parseLogsQuery(query: QueryInput, now: number = Date.now()): LogsQuery {
   checkQueryNames(query, QUERY_NAMES);
   const { tail = String(DEFAULT_TAIL), since, until } = query;
@@ -80,6 +86,13 @@ export function parseLogsQuery(query: QueryInput, now: number = Date.now()): Log
 /**
  * The lines a container logged: `tail` (default 100), `since`, `until`, `stream`, `timestamps`.
  * More than `maxBytes` of output is `INVALID_QUERY`, whose message says how to ask for less.
+ * @example
+ * ```ts
+ * const { lines } = await readContainerLogs(
+ *   { cluster: "prod", name: "web" },
+ *   { fleet, query: parseLogsQuery({ tail: "20" }) },
+ * );
+ * ```
  */
 export async function readContainerLogs(
   input: ContainerRef,
@@ -116,6 +129,12 @@ export async function readContainerLogs(
  * stops, `options.signal` aborts or the consumer stops; the engine stream is closed then.
  * Unknown containers and unreachable engines fail here, before anything is streamed. Iterate
  * the lines to the end or abort `options.signal`: either closes the engine stream.
+ * @example
+ * ```ts
+ * const query = parseLogsQuery({ follow: "true" });
+ * for await (const line of await followContainerLogs({ cluster: "prod", name: "web" }, { fleet, query }))
+ *   console.log(line.text);
+ * ```
  */
 export async function followContainerLogs(
   input: ContainerRef,

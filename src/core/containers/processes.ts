@@ -21,6 +21,10 @@ export const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
 /**
  * The processes of a running container; a stopped one is `CONTAINER_NOT_RUNNING`
  * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/process").
+ * @example
+ * ```ts
+ * const { Titles, Processes } = await listProcesses({ cluster: "prod", name: "web" }, { fleet, psArgs: "aux" });
+ * ```
  */
 export async function listProcesses(
   input: ContainerRef,

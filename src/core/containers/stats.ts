@@ -57,6 +57,10 @@ export interface EngineStats {
  * sample times the online CPUs; memory less `total_inactive_file` (cgroup v1) or `inactive_file`
  * (cgroup v2); network and block I/O summed over interfaces and devices. The figures are
  * numbers even where `raw` holds a BigInt: they are computed, not passed through.
+ * @example
+ * ```ts
+ * const { cpuPercent, memoryPercent } = summarizeStats(raw); // raw: the engine's stats body
+ * ```
  */
 export function summarizeStats(raw: EngineStats): StatsSummary {
   const n = (value: EngineNumber | undefined) => Number(value ?? 0);
@@ -92,6 +96,11 @@ export function summarizeStats(raw: EngineStats): StatsSummary {
 /**
  * One stats sample of a container; the engine takes about a second to measure CPU. A
  * container that is not running has a sample of zeros, as Docker gives it (Podman answers nothing).
+ * @example
+ * ```ts
+ * const { summary } = await readContainerStats({ cluster: "prod", name: "web" }, { fleet });
+ * console.log(summary.cpuPercent, summary.memoryUsage);
+ * ```
  */
 export async function readContainerStats(
   input: ContainerRef,
@@ -140,7 +149,18 @@ function withIdentity(raw: EngineStats, target: { id: string; name: string }): E
   };
 }
 
-/** One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops. */
+/**
+ * One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops.
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const samples = await streamContainerStats(
+ *   { cluster: "prod", name: "web" },
+ *   { fleet, signal: controller.signal },
+ * );
+ * for await (const { summary } of samples) console.log(summary.cpuPercent);
+ * ```
+ */
 export async function streamContainerStats(
   input: ContainerRef,
   options: CoreOptions,

@@ -1,7 +1,8 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import type { ErrorBody } from "../errors.ts";
 import { translateEngineError } from "./engine.ts";
-import { resolveClusters, type CoreOptions } from "./fleet.ts";
+import { fleetAcrossReads, resolveClusters, type CoreOptions } from "./fleet.ts";
+import { readKey, shareBody, type EngineRead } from "./shared-reads.ts";
 
 /** A cluster as items and errors of across-cluster bodies name it. */
 export interface ClusterRef {
@@ -46,4 +47,25 @@ export async function acrossClusters<T>(
       errors.push({ cluster: ref, error: translateEngineError(outcome.reason, cluster).toJSON() });
   });
   return { results, errors };
+}
+
+/**
+ * The body of a read over many clusters, shared by identical ones in flight (the same read of
+ * the same clusters, however they were named): one body object for all of them, which the server
+ * serialises and compresses once (docs/http-interface.md, "Compression"). `build` makes it with
+ * the shared call's options, whose signal aborts when every caller has left.
+ */
+export async function shareAcross<O extends AcrossClustersOptions, T>(
+  options: O,
+  read: EngineRead,
+  build: (options: O) => Promise<T>,
+): Promise<T> {
+  const ids = resolveClusters(options.clusters, options)
+    .map((cluster) => cluster.id)
+    .sort((a, b) => a - b);
+  return fleetAcrossReads(options.fleet).run(
+    readKey({ kind: "across", read, clusters: ids }),
+    async (signal) => shareBody(await build({ ...options, clusters: ids.map(String), signal })),
+    options.signal,
+  );
 }

@@ -1,9 +1,9 @@
 import type { StatusErrors } from "./engine.ts";
-import { BOOLEAN_VALUES, invalidQuery } from "../query.ts";
+import { BOOLEAN_VALUES, invalidQuery, unanchored } from "../query.ts";
 import type { CoreOptions } from "./fleet.ts";
+import type { FilterKey, FilterKind } from "../filter-keys.ts";
 
-/** The lists that take docker's filters. */
-export type FilterKind = "containers" | "images" | "volumes" | "networks" | "events";
+export type { FilterKind } from "../filter-keys.ts";
 
 /** Filters as the engine takes them in its `filters` query parameter: key to values. */
 export type EngineFilters = Record<string, string[]>;
@@ -76,7 +76,8 @@ export const FILTER_KEYS: Record<FilterKind, Record<string, readonly string[] | 
     ],
     volume: null,
   },
-};
+  // Exactly the keys core/filter-keys.ts names, which the CLI's help lists.
+} satisfies { [K in FilterKind]: Record<FilterKey<K>, readonly string[] | null> };
 
 /** A value of `exited` is an exit code. */
 const EXIT_CODE = /^-?\d{1,10}$/;
@@ -86,6 +87,11 @@ const EXIT_CODE = /^-?\d{1,10}$/;
  * the engine's `filters` parameter wants them; `undefined` for none. The engine then filters,
  * so the meaning is exactly docker's. An unknown key or malformed value is `INVALID_QUERY`
  * naming the allowed keys.
+ * @example
+ * ```ts
+ * const filters = parseFilters("containers", ["health=unhealthy", "label=app=web"]);
+ * const { containers } = await listAllContainers({ fleet, filters });
+ * ```
  */
 export function parseFilters(
   kind: FilterKind,
@@ -128,7 +134,7 @@ export function filterPattern(kind: FilterKind): string {
     values
       ? `${key}=(?:${values.join("|")})`
       : key === "exited"
-        ? `exited=${EXIT_CODE.source.slice(1, -1)}`
+        ? `exited=${unanchored(EXIT_CODE)}`
         : `${key}=.+`,
   );
   return `^(?:${forms.join("|")})$`;

@@ -50,6 +50,8 @@ export interface Fleet {
 interface EngineFleet extends Fleet {
   /** The engine client of a cluster (dockerode is loaded on the first call). */
   engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
+  /** Reads over many clusters in flight, shared as a cluster's reads are. */
+  acrossReads: Coalescer<ReadKey>;
 }
 
 /** The engine client of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
@@ -58,13 +60,21 @@ export function fleetEngine(
   cluster: ClusterConfig,
   purpose?: EnginePurpose,
 ): Promise<Dockerode> {
-  const internal = fleet as Partial<EngineFleet>;
-  if (typeof internal.engine !== "function")
+  return engineFleet(fleet).engine(cluster, purpose);
+}
+
+/** The sharing of reads over many clusters of `fleet` (and of every copy of it). */
+export function fleetAcrossReads(fleet: Fleet): Coalescer<ReadKey> {
+  return engineFleet(fleet).acrossReads;
+}
+
+function engineFleet(fleet: Fleet): EngineFleet {
+  if (typeof (fleet as Partial<EngineFleet>).engine !== "function")
     throw new DocklensError(
       "INTERNAL_ERROR",
       "this fleet has no engine clients: make it with createFleet or loadFleet",
     );
-  return internal.engine(cluster, purpose);
+  return fleet as EngineFleet;
 }
 
 /** One item of a cluster: a container, image, volume or network. */
@@ -82,13 +92,20 @@ export interface CoreOptions {
   signal?: AbortSignal;
 }
 
-/** Build a fleet over a loaded configuration. */
+/**
+ * Build a fleet over a loaded configuration.
+ * @example
+ * ```ts
+ * const fleet = createFleet(await loadConfig({ configPath: "docklens.json" }));
+ * ```
+ */
 export function createFleet(config: DocklensConfig): Fleet {
   const clients = new Map<string, Promise<EngineClient>>();
   const slots = new Map<number, EngineSlot>();
   const fleet: EngineFleet = {
     [MADE]: true,
     config,
+    acrossReads: new Coalescer<ReadKey>(),
     async engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;
       let client = clients.get(key);
@@ -126,7 +143,18 @@ export function createFleet(config: DocklensConfig): Fleet {
   return fleet;
 }
 
-/** Load the configuration (see {@link loadConfig}) and build a fleet over it. */
+/**
+ * Load the configuration (see {@link loadConfig}) and build a fleet over it.
+ * @example
+ * ```ts
+ * const fleet = await loadFleet();
+ * try {
+ *   console.log((await listClusters({ fleet })).clusters.length);
+ * } finally {
+ *   fleet.close();
+ * }
+ * ```
+ */
 export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet> {
   return createFleet(await loadConfig(options));
 }
@@ -135,6 +163,10 @@ export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet>
  * Find a cluster by reference (docs/http-interface.md, "Cluster references"): digits are an id,
  * anything else a name. Throws `INVALID_NAME` for a malformed reference and `CLUSTER_NOT_FOUND`
  * for an unknown one.
+ * @example
+ * ```ts
+ * const cluster = resolveCluster("prod", { fleet }); // by name, or "2" by id
+ * ```
  */
 export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig {
   const { clusters } = options.fleet.config;

@@ -14,13 +14,15 @@ type Filters = Readonly<Record<string, readonly string[]>>;
  * the checked name or id; `containers` (docklens's list and its running part), `images`,
  * `volumes` and `networks` a list with docker's filters; `version` the engine's `/version`;
  * `info` its `/info` with the number of volumes; `disk-usage` its `/system/df` of the kinds
- * named (all of them when none are).
+ * named (all of them when none are); `across` the body of a read over the clusters of these ids,
+ * put together from each one's (a fleet's, where the others are a cluster's).
  */
 export type EngineRead =
   | { kind: "container" | "image" | "volume" | "network"; name: string }
   | { kind: "containers" | "images" | "volumes" | "networks"; filters: Filters | undefined }
   | { kind: "version" | "info" }
-  | { kind: "disk-usage"; types: readonly string[] | undefined };
+  | { kind: "disk-usage"; types: readonly string[] | undefined }
+  | { kind: "across"; read: EngineRead; clusters: readonly number[] };
 
 declare const READ_KEY: unique symbol;
 
@@ -53,6 +55,8 @@ export function readKey(read: EngineRead): ReadKey {
       return JSON.stringify([read.kind]) as ReadKey;
     case "disk-usage":
       return JSON.stringify([read.kind, [...new Set(read.types ?? [])].sort()]) as ReadKey;
+    case "across":
+      return JSON.stringify([read.kind, readKey(read.read), read.clusters]) as ReadKey;
   }
 }
 

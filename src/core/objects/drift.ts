@@ -34,6 +34,11 @@ const IMAGE_ID = /^(?:sha256:)?[a-f0-9]{12,64}$/;
  * (stopped ones too) use on more than one cluster, the image ids per cluster, and whether they
  * differ; and each engine's version. Every cluster (or `options.clusters`) is asked concurrently;
  * those that fail are in `errors`.
+ * @example
+ * ```ts
+ * const { images, engines } = await listDrift({ fleet }); // GET /list/drift
+ * for (const image of images) if (image.drift) console.log(image.reference);
+ * ```
  */
 export async function listDrift(options: AcrossClustersOptions): Promise<ListDriftResult> {
   const { results, errors } = await acrossClusters(options, async (config) => {

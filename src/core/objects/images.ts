@@ -1,5 +1,6 @@
 import {
   acrossClusters,
+  shareAcross,
   type AcrossClustersOptions,
   type ClusterError,
   type ClusterRef,
@@ -35,6 +36,10 @@ export interface ListAllImagesResult {
  * The engine's inspect body of one image, by reference (`local/busybox:1`) or id (`sha256:…`,
  * or a prefix); throws `IMAGE_NOT_FOUND` for an unknown one
  * (docs/http-interface.md, "GET /detail/:cluster/image/:imageName").
+ * @example
+ * ```ts
+ * const image = await inspectImage({ cluster: "prod", name: "local/app:1" }, { fleet });
+ * ```
  */
 export async function inspectImage(
   input: ItemRef,
@@ -47,6 +52,11 @@ export async function inspectImage(
  * The images of a cluster as `docker images` lists them (tagged and dangling, not intermediate
  * layers), or those docker's filters keep, each with how many containers use it: the engine's
  * container list, asked beside the images, is where that count comes from.
+ * @example
+ * ```ts
+ * const { images } = await listImages("prod", { fleet }); // GET /list/prod/images
+ * console.log(images.filter((image) => image.Containers === 0).length, "unused");
+ * ```
  */
 export async function listImages(cluster: string, options: ListOptions): Promise<ListImagesResult> {
   const config = resolveCluster(cluster, options);
@@ -80,12 +90,21 @@ export async function listImages(cluster: string, options: ListOptions): Promise
   return { images };
 }
 
-/** The images of every cluster (or of `options.clusters`), asked concurrently; clusters that fail are in `errors`. */
+/**
+ * The images of every cluster (or of `options.clusters`), asked concurrently; clusters that fail are in `errors`.
+ * @example
+ * ```ts
+ * const { images, errors } = await listAllImages({ fleet }); // GET /list/images
+ * for (const image of images) console.log(image.cluster.name, image.RepoTags?.[0]);
+ * ```
+ */
 export async function listAllImages(
   options: ListOptions & AcrossClustersOptions,
 ): Promise<ListAllImagesResult> {
-  const { results, errors } = await acrossClusters(options, async (config, cluster) =>
-    (await listImages(String(config.id), options)).images.map((image) => ({ ...image, cluster })),
-  );
-  return { images: results.flatMap((result) => result.value), errors };
+  return shareAcross(options, { kind: "images", filters: options.filters }, async (shared) => {
+    const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
+      (await listImages(String(config.id), shared)).images.map((image) => ({ ...image, cluster })),
+    );
+    return { images: results.flatMap((result) => result.value), errors };
+  });
 }

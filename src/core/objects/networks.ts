@@ -16,6 +16,10 @@ export interface ListNetworksResult {
  * Every network of a cluster (docs/http-interface.md, "GET /list/:cluster/networks"), or those
  * docker's filters keep, items unchanged, sorted by name as `docker network ls` shows them: the
  * engine answers in no stable order. `cluster` is an id or a name.
+ * @example
+ * ```ts
+ * const { networks } = await listNetworks("prod", { fleet }); // GET /list/prod/networks
+ * ```
  */
 export async function listNetworks(
   cluster: string,
@@ -43,6 +47,10 @@ export async function listNetworks(
 /**
  * The engine's inspect body of one network, by name or id; throws `NETWORK_NOT_FOUND`
  * (docs/http-interface.md, "GET /detail/:cluster/network/:networkName").
+ * @example
+ * ```ts
+ * const network = await inspectNetwork({ cluster: "prod", name: "bridge" }, { fleet });
+ * ```
  */
 export async function inspectNetwork(input: ItemRef, options: CoreOptions): Promise<NetworkItem> {
   return (await inspectObject("network", input, options)) as NetworkItem;

@@ -20,6 +20,10 @@ export interface ListVolumesResult {
  * Every volume of a cluster (docs/http-interface.md, "GET /list/:cluster/volumes"), or those
  * docker's filters keep, sorted by name as `docker volume ls` shows them: the engine answers in
  * no stable order. `cluster` is an id or a name.
+ * @example
+ * ```ts
+ * const { Volumes } = await listVolumes("prod", { fleet }); // GET /list/prod/volumes
+ * ```
  */
 export async function listVolumes(
   cluster: string,
@@ -48,6 +52,10 @@ export async function listVolumes(
 /**
  * The engine's inspect body of one volume, normalised as the list's items are; throws
  * `VOLUME_NOT_FOUND` (docs/http-interface.md, "GET /detail/:cluster/volume/:volumeName").
+ * @example
+ * ```ts
+ * const volume = await inspectVolume({ cluster: "prod", name: "data" }, { fleet });
+ * ```
  */
 export async function inspectVolume(input: ItemRef, options: CoreOptions): Promise<VolumeItem> {
   return normalizeVolume((await inspectObject("volume", input, options)) as EngineVolume);

@@ -1,10 +1,9 @@
-// What a command is, as data: the table in commands.ts and across-commands.ts holds one entry
-// per command, and main.ts turns each into a commander command.
+// What a CLI command is, as data: an operation entry (lists.ts, across.ts, details.ts) declares
+// the command that mirrors its route, and cli/main.ts turns each into a commander command.
 import type { ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import type { ErrorBody } from "../core/errors.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
-import type { Core } from "./operations.ts";
 
 /** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */
 export interface CommandOptions {
@@ -15,7 +14,10 @@ export interface CommandOptions {
 }
 
 /** What renders results for people (render/); loaded only without `--json`. */
-export type Render = typeof import("./render/index.ts");
+export type Render = typeof import("../cli/render/index.ts");
+
+/** An argument: `<cluster>` (required), `[cluster]` (optional) or `[cluster...]`, and its help. */
+export type ArgSpec = readonly [name: string, description: string];
 
 /** One option of a command, as commander takes it. */
 export interface OptionSpec {
@@ -23,17 +25,31 @@ export interface OptionSpec {
   flags: string;
   description: string;
   default?: string;
-  /** Checks and converts the value; repeatable options collect theirs in `previous`. */
+  /**
+   * Checks and converts the value; repeatable options collect theirs in `previous`. What it
+   * throws is a usage error of the option (main.ts tells commander so).
+   */
   parse?(this: void, value: string, previous: unknown): unknown;
 }
+
+// The functions of an entry are declared as methods: their parameters are then compared both
+// ways, so that an entry of its own option and result types is an AnyCommandSpec as it is, with
+// no cast (a function type's parameters would be compared one way only).
 
 /** What a command may add to printing its result. */
 export interface RunHooks<R> {
   /** An error the result carries (an engine that failed inside a body it still printed). */
-  failure?: (result: R, coreOptions: CoreOptions) => ErrorBody | undefined;
+  failure?(
+    this: void,
+    result: R,
+    coreOptions: CoreOptions,
+  ): Promise<ErrorBody | undefined> | ErrorBody | undefined;
   /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
-  warnings?: (result: R) => string[];
+  warnings?(this: void, result: R): string[];
 }
+
+/** How a view prints one result (a method's type, for the reason above). */
+export type View<R> = { print(this: void, result: R, colors: ChalkInstance): string }["print"];
 
 /**
  * A command: its words, help, arguments and options, then either the core call it makes and the
@@ -44,26 +60,29 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
   name: string[];
   description: string;
   /** `["<cluster>", "cluster name or id"]`, in order. */
-  args?: Array<[name: string, description: string]>;
-  options?: OptionSpec[];
+  args?: readonly ArgSpec[];
+  options?: readonly OptionSpec[];
   /** Without `--config` and `--json` (serve has its own). */
   bare?: boolean;
   /** Lines of the help's "Examples:": the command, then what it does. */
   examples: Array<[command: string, what?: string]>;
   /** A usage error found in the arguments alone (exit 2), before anything loads. */
-  check?: (args: A, options: O) => string | undefined;
-  /** The core call; a stream of results is printed item by item. */
-  call?: (
-    core: Core,
+  check?(this: void, args: A, options: O): string | undefined;
+  /**
+   * The core call; a stream of results is printed item by item. It loads the core when it runs:
+   * `--help` loads the entries, and nothing of the core.
+   */
+  call?(
+    this: void,
     args: A,
     options: O,
     coreOptions: CoreOptions,
-  ) => Promise<R | AsyncGenerator<R>> | R;
+  ): Promise<R | AsyncGenerator<R>> | R;
   /** The view, made once per run (stats keeps what it drew last), of one result. */
-  view?: (render: Render, options: O) => (result: R, colors: ChalkInstance) => string;
-  hooks?: (args: A, options: O, core: Core) => RunHooks<R>;
+  view?(this: void, render: Render, options: O): View<R>;
+  hooks?(this: void, args: A, options: O): RunHooks<R>;
   /** A command that is not a core call and a view. */
-  action?: (args: A, options: O, command: Command) => Promise<void>;
+  action?(this: void, args: A, options: O, command: Command): Promise<void>;
 }
 
 /** A table entry, its own types forgotten: main.ts wires every entry the same way. */

@@ -1,0 +1,216 @@
+// The operations over every cluster at once (or those named): each entry its route and the
+// command that mirrors it.
+import type { Operation } from "./operation.ts";
+import {
+  ACROSS_ERRORS,
+  acrossHooks,
+  CLUSTERS_ARG,
+  CLUSTERS_QUERY,
+  defineCommand,
+  filterOption,
+  filterOptions,
+  filterQuery,
+  listOptions,
+  WATCH_OPTION,
+} from "./parts.ts";
+import { Streamed } from "./route.ts";
+
+const images = () => import("../core/objects/images.ts");
+const events = () => import("../core/clusters/events.ts");
+
+/** The operations across clusters, in the order of the route table. */
+export const ACROSS_OPERATIONS: Operation[] = [
+  {
+    route: {
+      path: "/list/containers",
+      summary:
+        "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
+      schema: "AllContainerList",
+      errors: ACROSS_ERRORS,
+      query: { cluster: CLUSTERS_QUERY, filter: filterQuery("containers") },
+      run: async (_, context) =>
+        (await import("../core/containers/containers.ts")).listAllContainers(
+          await listOptions("containers", context),
+        ),
+    },
+    command: defineCommand({
+      name: ["ps"],
+      description: "list the containers of every cluster, like docker ps",
+      args: [CLUSTERS_ARG],
+      options: [
+        filterOption("containers"),
+        WATCH_OPTION,
+        {
+          flags: "-a, --all",
+          description: "stopped containers too (the JSON body always holds both lists)",
+        },
+        { flags: "-q, --quiet", description: "only cluster/id, a line each" },
+        { flags: "--no-trunc", description: "ids and commands whole" },
+        {
+          flags: "--format <template>",
+          description:
+            "a line per container from a template: {{.Cluster}} {{.ID}} {{.Names}} {{.Image}} " +
+            "{{.Status}} {{.State}} {{.Ports}} {{.Project}}",
+        },
+        {
+          flags: "--group",
+          description: "one line per compose project or stack: services, running/total, clusters",
+        },
+      ],
+      examples: [
+        ["docklens ps", "running containers of every cluster"],
+        ["docklens ps -a prod staging", "all containers of two clusters"],
+        ["docklens ps --filter health=unhealthy", "what is unhealthy anywhere"],
+        ["docklens ps --filter name=web -q", "where web runs, as cluster/id"],
+        ["docklens ps -a --group", "compose projects across clusters"],
+        ["docklens ps --watch 5"],
+      ],
+      check: (_, options) =>
+        options.group && options.json
+          ? "--group is a table; with --json, group the containers with jq (examples/jq.sh)"
+          : undefined,
+      call: async ([clusters], options, coreOptions) =>
+        (await import("../core/containers/containers.ts")).listAllContainers({
+          ...coreOptions,
+          clusters,
+          ...(await filterOptions("containers", options.filter)),
+        }),
+      view: (render, options) => (result, colors) =>
+        options.group
+          ? render.projectsTable(result.containers, colors)
+          : render.psTable(options.all ? result.containers : result.running, colors, {
+              full: !options.trunc,
+              ...(options.quiet ? { quiet: true } : {}),
+              ...(options.format ? { format: options.format } : {}),
+            }),
+      hooks: ([clusters]) => acrossHooks(clusters),
+    }),
+  },
+  {
+    route: {
+      path: "/list/images",
+      summary:
+        "The images of every cluster (or of those named), each with its cluster; clusters that failed in errors",
+      schema: "AllImageList",
+      errors: ACROSS_ERRORS,
+      query: { cluster: CLUSTERS_QUERY, filter: filterQuery("images") },
+      run: async (_, context) =>
+        (await images()).listAllImages(await listOptions("images", context)),
+    },
+    command: defineCommand({
+      name: ["images"],
+      description: "list the images of a cluster, or of every cluster, like docker images",
+      args: [CLUSTERS_ARG],
+      options: [filterOption("images")],
+      examples: [
+        ["docklens images local"],
+        ["docklens images", "every cluster's, with a CLUSTER column"],
+        ["docklens images --filter dangling=true"],
+      ],
+      call: async ([clusters], options, coreOptions) => {
+        const { listAllImages, listImages } = await images();
+        const { filters } = await filterOptions("images", options.filter);
+        // One cluster mirrors /list/:cluster/images; none or several, /list/images.
+        return clusters.length === 1
+          ? listImages(clusters[0]!, { ...coreOptions, filters })
+          : listAllImages({ ...coreOptions, clusters, filters });
+      },
+      view: (render) => (result, colors) => render.imagesTable(result.images, colors),
+      hooks: ([clusters]) => acrossHooks(clusters),
+    }),
+  },
+  {
+    route: {
+      path: "/events",
+      summary:
+        "The engines' events merged, each with its cluster, as NDJSON (Server-Sent Events with " +
+        "Accept: text/event-stream); status lines when an engine drops out and comes back",
+      schema: "EventLine",
+      errors: ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"],
+      query: {
+        cluster: CLUSTERS_QUERY,
+        since: { kind: "time", description: "Events since this time (the engines keep a backlog)" },
+        until: { kind: "time", description: "Events up to this time; the stream then ends" },
+        filter: filterQuery("events"),
+      },
+      ndjson: { when: "always", schema: "EventLine" },
+      run: async (_, context) =>
+        new Streamed(
+          await (
+            await events()
+          ).streamEvents({
+            ...(await listOptions("events", context)),
+            ...(await times(context.query)),
+          }),
+        ),
+    },
+    command: defineCommand({
+      name: ["events"],
+      description: "the engines' events, merged, until Ctrl-C, like docker events",
+      args: [CLUSTERS_ARG],
+      options: [
+        filterOption("events"),
+        {
+          flags: "--since <time>",
+          description:
+            "events since this time: Unix seconds, a date and time, or a duration like 10m",
+        },
+        { flags: "--until <time>", description: "events up to this time, then stop; same forms" },
+      ],
+      examples: [
+        ["docklens events", "every engine's events, as they come"],
+        ["docklens events prod --since 1h --filter type=container"],
+        ["docklens events --json | jq -c 'select(.Action == \"die\")'"],
+      ],
+      call: async ([clusters], options, coreOptions) =>
+        (await events()).streamEvents({
+          ...coreOptions,
+          clusters,
+          ...(await filterOptions("events", options.filter)),
+          ...(await times(options)),
+        }),
+      view: (render) => render.eventLine,
+    }),
+  },
+  {
+    route: {
+      path: "/list/drift",
+      summary:
+        "Image references that mean different images on different clusters, and each engine's version",
+      schema: "Drift",
+      errors: ACROSS_ERRORS,
+      query: { cluster: CLUSTERS_QUERY },
+      run: async (_, context) =>
+        (await import("../core/objects/drift.ts")).listDrift({
+          ...context,
+          clusters: context.lists.cluster ?? [],
+        }),
+    },
+    command: defineCommand({
+      name: ["drift"],
+      description:
+        "image references that mean different images on different clusters, and engine versions",
+      args: [CLUSTERS_ARG],
+      examples: [
+        ["docklens drift"],
+        [
+          "docklens drift --json | jq -r '.images[] | select(.drift) | .reference'",
+          "references that drifted",
+        ],
+      ],
+      call: async ([clusters], _, coreOptions) =>
+        (await import("../core/objects/drift.ts")).listDrift({ ...coreOptions, clusters }),
+      view: (render) => render.driftView,
+      hooks: ([clusters]) => acrossHooks(clusters),
+    }),
+  },
+];
+
+/** `since` and `until` of the events, from the route's query or the command's flags. */
+async function times(given: { since?: string | undefined; until?: string | undefined }) {
+  const { parseTime } = await import("../core/query.ts");
+  return {
+    ...(given.since !== undefined ? { since: parseTime("since", given.since) } : {}),
+    ...(given.until !== undefined ? { until: parseTime("until", given.until) } : {}),
+  };
+}

@@ -1,0 +1,191 @@
+// A container's output and processes: its live output (attach), its processes (top), its logs and
+// its stats, each entry its route and the command that mirrors it.
+import type { Operation } from "./operation.ts";
+import {
+  CLUSTER_ARG,
+  CONTAINER_ARG,
+  CONTAINER_ERRORS,
+  containerOf,
+  defineCommand,
+  itemArgs,
+} from "./parts.ts";
+import { Streamed } from "./route.ts";
+
+const logs = () => import("../core/containers/logs.ts");
+const stats = () => import("../core/containers/stats.ts");
+
+/** `/detail/:cluster/container/:containerName/attach` and `docklens attach`. */
+export const attach: Operation = {
+  route: {
+    path: "/detail/:cluster/container/:containerName/attach",
+    summary: "Live output of a running container as NDJSON, read-only",
+    schema: "AttachLine",
+    errors: [...CONTAINER_ERRORS, "CONTAINER_NOT_RUNNING"],
+    query: {},
+    ndjson: { when: "always", schema: "AttachLine" },
+    run: async (params, context) =>
+      new Streamed(
+        await (
+          await import("../core/containers/attach.ts")
+        ).attachContainer(containerOf(params), context),
+      ),
+  },
+  command: defineCommand({
+    name: ["attach"],
+    description: "print a running container's live output until Ctrl-C (read-only)",
+    args: [CLUSTER_ARG, CONTAINER_ARG],
+    examples: [["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]],
+    call: async (args, _, coreOptions) =>
+      (await import("../core/containers/attach.ts")).attachContainer(itemArgs(args), coreOptions),
+    view: (render) => render.outputLine,
+  }),
+};
+
+/** `/detail/:cluster/container/:containerName/process` and `docklens top`. */
+export const processes: Operation = {
+  route: {
+    path: "/detail/:cluster/container/:containerName/process",
+    summary: "The processes of a running container, from the engine's top",
+    schema: "Processes",
+    errors: [...CONTAINER_ERRORS, "CONTAINER_NOT_RUNNING", "INVALID_QUERY"],
+    query: { ps_args: { kind: "psArgs", description: "Arguments of ps (default -ef)" } },
+    run: async (params, context) =>
+      (await import("../core/containers/processes.ts")).listProcesses(containerOf(params), {
+        ...context,
+        ...(context.query.ps_args !== undefined ? { psArgs: context.query.ps_args } : {}),
+      }),
+  },
+  command: defineCommand({
+    name: ["top"],
+    description: "list the processes of a running container, like docker top",
+    args: [CLUSTER_ARG, CONTAINER_ARG],
+    options: [
+      {
+        flags: "--ps-args <args>",
+        description: "arguments of ps on the engine's host",
+        default: "-ef",
+      },
+    ],
+    examples: [["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']],
+    call: async (args, options, coreOptions) =>
+      (await import("../core/containers/processes.ts")).listProcesses(itemArgs(args), {
+        ...coreOptions,
+        psArgs: options.psArgs,
+      }),
+    view: (render) => render.processesTable,
+  }),
+};
+
+/** `/detail/:cluster/container/:containerName/logs` and `docklens logs`. */
+export const containerLogs: Operation = {
+  route: {
+    path: "/detail/:cluster/container/:containerName/logs",
+    summary: "Log lines of a container; NDJSON with follow=true",
+    schema: "LogLines",
+    errors: [...CONTAINER_ERRORS, "INVALID_QUERY"],
+    query: {
+      tail: {
+        kind: "tail",
+        description:
+          "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
+      },
+      since: { kind: "time", description: "From this time" },
+      until: { kind: "time", description: "Up to this time" },
+      stream: {
+        kind: "choice",
+        description: "stdout, stderr or both (default both)",
+        values: ["stdout", "stderr", "both"],
+      },
+      timestamps: { kind: "boolean", description: "Each line's time from the engine" },
+      follow: {
+        kind: "boolean",
+        description:
+          "Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down",
+      },
+    },
+    ndjson: { when: "follow", schema: "LogLine" },
+    run: async (params, context) => {
+      const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
+      const query = parseLogsQuery(context.query);
+      return query.follow
+        ? new Streamed(await followContainerLogs(containerOf(params), { ...context, query }))
+        : readContainerLogs(containerOf(params), { ...context, query });
+    },
+  },
+  command: defineCommand({
+    name: ["logs"],
+    description: "print the logs of a container, like docker logs",
+    args: [CLUSTER_ARG, CONTAINER_ARG],
+    options: [
+      { flags: "-n, --tail <lines>", description: 'last lines to show, or "all"', default: "100" },
+      {
+        flags: "--since <time>",
+        description: "from this time: Unix seconds, RFC 3339, or a duration like 10m",
+      },
+      { flags: "--until <time>", description: "up to this time, same forms" },
+      { flags: "--stream <stream>", description: "stdout, stderr or both", default: "both" },
+      { flags: "-t, --timestamps", description: "show each line's time" },
+      {
+        flags: "-f, --follow",
+        description: "keep printing new lines until Ctrl-C or the container stops",
+      },
+    ],
+    examples: [
+      ["docklens logs local web -n 20"],
+      ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
+      ["docklens logs local web -f --stream stderr"],
+    ],
+    call: async (args, options, coreOptions) => {
+      const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
+      // The flags as the query of the logs route, checked by the same code.
+      const query = parseLogsQuery({
+        tail: options.tail,
+        stream: options.stream,
+        ...(options.since !== undefined ? { since: options.since } : {}),
+        ...(options.until !== undefined ? { until: options.until } : {}),
+        ...(options.timestamps ? { timestamps: "true" } : {}),
+        ...(options.follow ? { follow: "true" } : {}),
+      });
+      return query.follow
+        ? followContainerLogs(itemArgs(args), { ...coreOptions, query })
+        : readContainerLogs(itemArgs(args), { ...coreOptions, query });
+    },
+    view: (render) => render.logsView,
+  }),
+};
+
+/** `/detail/:cluster/container/:containerName/stats` and `docklens stats`. */
+export const containerStats: Operation = {
+  route: {
+    path: "/detail/:cluster/container/:containerName/stats",
+    summary: "One stats sample with a docker stats summary; NDJSON with stream=true",
+    schema: "StatsSample",
+    errors: [...CONTAINER_ERRORS, "INVALID_QUERY"],
+    query: { stream: { kind: "boolean", description: "One object per engine sample, as NDJSON" } },
+    ndjson: { when: "stream", schema: "StatsSample" },
+    run: async (params, context) => {
+      const { parseBoolean } = await import("../core/query.ts");
+      const { readContainerStats, streamContainerStats } = await stats();
+      return parseBoolean("stream", context.query.stream, false)
+        ? new Streamed(await streamContainerStats(containerOf(params), context))
+        : readContainerStats(containerOf(params), context);
+    },
+  },
+  command: defineCommand({
+    name: ["stats"],
+    description: "show a container's resource use, like docker stats",
+    args: [CLUSTER_ARG, CONTAINER_ARG],
+    options: [{ flags: "--stream", description: "refresh with every engine sample until Ctrl-C" }],
+    examples: [
+      ["docklens stats local web"],
+      ["docklens stats local web --json | jq .summary.memoryPercent"],
+    ],
+    call: async (args, options, coreOptions) => {
+      const { readContainerStats, streamContainerStats } = await stats();
+      return options.stream
+        ? streamContainerStats(itemArgs(args), coreOptions)
+        : readContainerStats(itemArgs(args), coreOptions);
+    },
+    view: (render, options) => render.createStatsView(Boolean(options.stream)),
+  }),
+};

@@ -1,0 +1,171 @@
+// The lists of one cluster, and the clusters: each entry its route and the command that mirrors
+// it (words, arguments, options, examples, the core call and the view that prints the result).
+import type { ListClustersResult } from "../core/clusters/clusters.ts";
+import type { Operation } from "./operation.ts";
+import {
+  CLUSTER_ARG,
+  clusterList,
+  defineCommand,
+  filterOption,
+  filterQuery,
+  LIST_ERRORS,
+  WATCH_OPTION,
+} from "./parts.ts";
+
+const clusters = () => import("../core/clusters/clusters.ts");
+const containers = () => import("../core/containers/containers.ts");
+const clusterContainers = clusterList(
+  "containers",
+  async () => (await containers()).listContainers,
+);
+const clusterImages = clusterList(
+  "images",
+  async () => (await import("../core/objects/images.ts")).listImages,
+);
+const networks = clusterList(
+  "networks",
+  async () => (await import("../core/objects/networks.ts")).listNetworks,
+);
+const volumes = clusterList(
+  "volumes",
+  async () => (await import("../core/objects/volumes.ts")).listVolumes,
+);
+
+/** The lists of one cluster, and `clusters`, in the order of the route table. */
+export const LIST_OPERATIONS: Operation[] = [
+  {
+    route: {
+      path: "/list/cluster",
+      summary: "Every registered cluster with its engine information",
+      schema: "ClusterList",
+      errors: [],
+      run: async (_, context) => (await clusters()).listClusters(context),
+    },
+    command: defineCommand({
+      name: ["clusters"],
+      description: "list the clusters with their engine information",
+      options: [WATCH_OPTION],
+      examples: [
+        ["docklens clusters"],
+        [
+          "docklens clusters --json | jq -r '.clusters[] | select(.error) | .name'",
+          "clusters whose engine fails",
+        ],
+        ["docklens clusters --watch"],
+      ],
+      call: async (
+        _,
+        options,
+        coreOptions,
+      ): Promise<ListClustersResult & { unhealthy?: Map<number, number> }> => {
+        const { listClusters } = await clusters();
+        // The table counts unhealthy containers too: one more fan-out, which the JSON body (the
+        // route's) does without.
+        if (options.json) return listClusters(coreOptions);
+        const [body, sick] = await Promise.all([
+          listClusters(coreOptions),
+          (await containers()).listAllContainers({
+            ...coreOptions,
+            filters: { health: ["unhealthy"] },
+          }),
+        ]);
+        const unhealthy = new Map<number, number>();
+        for (const { cluster } of sick.containers)
+          unhealthy.set(cluster.id, (unhealthy.get(cluster.id) ?? 0) + 1);
+        return { ...body, unhealthy };
+      },
+      view: (render) => (result, colors) =>
+        render.clustersTable(result.clusters, colors, result.unhealthy),
+    }),
+  },
+  {
+    route: {
+      path: "/list/:cluster/containers",
+      summary: "All containers of a cluster and the running ones",
+      schema: "ContainerList",
+      errors: LIST_ERRORS,
+      query: { filter: filterQuery("containers") },
+      otherQueryIgnored: true,
+      run: clusterContainers.run,
+    },
+    command: defineCommand({
+      name: ["containers"],
+      description: "list the containers of a cluster, stopped ones included",
+      args: [CLUSTER_ARG],
+      options: [
+        filterOption("containers"),
+        WATCH_OPTION,
+        {
+          flags: "--running",
+          description: "only running containers (the JSON body always holds both lists)",
+        },
+      ],
+      examples: [
+        ["docklens containers local"],
+        ["docklens containers 2 --running", "the cluster with id 2"],
+        ["docklens containers local --filter label=app=web"],
+        ["docklens containers local --json | jq -r '.running[].Names[0]'"],
+      ],
+      call: clusterContainers.call,
+      view: (render, options) => (result, colors) =>
+        render.containersTable(options.running ? result.running : result.containers, colors),
+    }),
+  },
+  {
+    route: {
+      path: "/list/:cluster/networks",
+      summary: "The networks of a cluster",
+      schema: "NetworkList",
+      errors: LIST_ERRORS,
+      query: { filter: filterQuery("networks") },
+      otherQueryIgnored: true,
+      run: networks.run,
+    },
+    command: defineCommand({
+      name: ["networks"],
+      description: "list the networks of a cluster",
+      args: [CLUSTER_ARG],
+      options: [filterOption("networks")],
+      examples: [
+        ["docklens networks local"],
+        ["docklens networks local --filter driver=bridge --json | jq -r '.networks[].Name'"],
+      ],
+      call: networks.call,
+      view: (render) => (result, colors) => render.networksTable(result.networks, colors),
+    }),
+  },
+  {
+    route: {
+      path: "/list/:cluster/volumes",
+      summary: "The volumes of a cluster",
+      schema: "VolumeList",
+      errors: LIST_ERRORS,
+      query: { filter: filterQuery("volumes") },
+      otherQueryIgnored: true,
+      run: volumes.run,
+    },
+    command: defineCommand({
+      name: ["volumes"],
+      description: "list the volumes of a cluster",
+      args: [CLUSTER_ARG],
+      options: [filterOption("volumes")],
+      examples: [
+        ["docklens volumes local"],
+        ["docklens volumes local --filter dangling=true --json | jq -r '.Volumes[].Name'"],
+      ],
+      call: volumes.call,
+      view: (render) => (result, colors) => render.volumesTable(result.Volumes, colors),
+    }),
+  },
+  // `docklens images <cluster>` (across.ts) mirrors this route when it names one cluster.
+  {
+    route: {
+      path: "/list/:cluster/images",
+      summary: "The images of a cluster, each with the number of containers that use it",
+      schema: "ImageList",
+      errors: LIST_ERRORS,
+      query: { filter: filterQuery("images") },
+      run: clusterImages.run,
+    },
+  },
+];

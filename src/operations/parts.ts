@@ -1,0 +1,171 @@
+// The parts operation entries are made of: shared arguments, options, query parameters and error
+// lists, the list options of a route, and how a command over many clusters reports the ones that
+// failed. Nothing here loads the core: the entries are read by `docklens --help`.
+import type { ClusterError } from "../core/engine/across-clusters.ts";
+import type { ListOptions } from "../core/engine/filters.ts";
+import type { CoreOptions, ItemRef } from "../core/engine/fleet.ts";
+import type { ErrorBody, ErrorCode } from "../core/errors.ts";
+import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
+import type { AnyCommandSpec, ArgSpec, CommandSpec, OptionSpec, RunHooks } from "./command.ts";
+import type { ArgsOf, OptionsOf } from "./flags.ts";
+import type { QueryDecl, RouteContext } from "./route.ts";
+
+/**
+ * A command, its option and argument types read off the options and arguments it declares
+ * (flags.ts), its result type off its core call; the view and hooks are checked against them.
+ */
+export function defineCommand<
+  R,
+  const Args extends readonly ArgSpec[] = [],
+  const Options extends readonly OptionSpec[] = [],
+>(
+  spec: Omit<CommandSpec<OptionsOf<Options>, R, ArgsOf<Args>>, "args" | "options"> & {
+    args?: Args;
+    options?: Options;
+  },
+): AnyCommandSpec {
+  return spec;
+}
+
+export const CLUSTER_ARG = ["<cluster>", "cluster name or id"] as const;
+export const CLUSTERS_ARG = [
+  "[cluster...]",
+  "cluster names or ids; every cluster when none",
+] as const;
+export const CONTAINER_ARG = ["<container>", "container name, id or id prefix"] as const;
+
+/** `--config` and `--json`, which every command takes but the `bare` ones (serve, token). */
+export const COMMON_OPTIONS: OptionSpec[] = [
+  {
+    flags: "-c, --config <path>",
+    description: "config file (default: $DOCKLENS_CONFIG, else a search from here)",
+  },
+  { flags: "--json", description: "print the JSON body of the matching HTTP route" },
+];
+
+/** `-f, --filter key=value`, repeatable, with docker's keys for the list. */
+export function filterOption(kind: FilterKind) {
+  return {
+    flags: "-f, --filter <key=value>" as const,
+    description: `docker's filters, repeatable (${filterKeysHelp(kind)})`,
+    parse: (value: string, all: string[] = []) => [...all, value],
+  };
+}
+
+/** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
+export const WATCH_OPTION = {
+  flags: "-w, --watch [seconds]" as const,
+  description:
+    "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json " +
+    "(put it last, or --watch=5)",
+  parse: (value: string) => {
+    const seconds = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400)
+      throw new Error("expected seconds, from 0.5 to 86400");
+    return seconds;
+  },
+} satisfies OptionSpec;
+
+/**
+ * How an across-cluster command reports the clusters it could not ask (`refs`, or all of the
+ * config's): one warning line each on stderr after the table, the others still shown; the
+ * command fails only when every cluster asked failed. A result without `errors` (one cluster's
+ * body) has none of this.
+ */
+export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks<T> {
+  const errorsOf = (result: T): readonly ClusterError[] =>
+    "errors" in result ? (result.errors as ClusterError[]) : [];
+  return {
+    warnings: (result) =>
+      errorsOf(result).map(({ cluster, error }) => `${cluster.name}: ${error.message}`),
+    failure: async (result, coreOptions): Promise<ErrorBody | undefined> => {
+      const errors = errorsOf(result);
+      if (!errors.length) return undefined;
+      const { resolveClusters } = await import("../core/engine/fleet.ts");
+      if (errors.length < resolveClusters(refs, coreOptions).length) return undefined;
+      return {
+        code: errors[0]!.error.code,
+        message: `no cluster answered (${errors.length} failed)`,
+      };
+    },
+  };
+}
+
+/** `filter`, repeatable, with docker's keys for `kind`. */
+export const filterQuery = (kind: FilterKind): QueryDecl => ({ kind: "filter", of: kind });
+/** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
+export const CLUSTERS_QUERY: QueryDecl = { kind: "clusters" };
+
+/** The list-route context as list options: the filters of `kind` and the clusters asked. */
+export async function listOptions(kind: FilterKind, context: RouteContext) {
+  const { parseFilters } = await import("../core/engine/filters.ts");
+  return {
+    ...context,
+    filters: parseFilters(kind, context.lists.filter ?? []),
+    clusters: context.lists.cluster ?? [],
+  };
+}
+
+/** The command's `--filter` values as list options. */
+export async function filterOptions(kind: FilterKind, filter: readonly string[] = []) {
+  const { parseFilters } = await import("../core/engine/filters.ts");
+  return { filters: parseFilters(kind, filter) };
+}
+
+const ENGINE: ErrorCode[] = ["ENGINE_UNREACHABLE", "ENGINE_ERROR", "ENGINE_TIMEOUT"];
+/** The errors of a route about one cluster. */
+export const CLUSTER_ERRORS: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", ...ENGINE];
+/** The errors of a route about one container. */
+export const CONTAINER_ERRORS: ErrorCode[] = [
+  ...CLUSTER_ERRORS,
+  "CONTAINER_NOT_FOUND",
+  "AMBIGUOUS_NAME",
+];
+/** The errors of a list of one cluster. */
+export const LIST_ERRORS: ErrorCode[] = [...CLUSTER_ERRORS, "INVALID_QUERY"];
+/** Across clusters, engines' failures are in the body's `errors`, never the status. */
+export const ACROSS_ERRORS: ErrorCode[] = ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"];
+
+/** The item a route's path names: its cluster and its name (`containerName`, `imageName`, ...). */
+export const itemOf = (params: Record<string, string>, name: string) => ({
+  cluster: params.cluster!,
+  name: params[name]!,
+});
+
+/** The container a route's path names. */
+export const containerOf = (params: Record<string, string>) => itemOf(params, "containerName");
+
+/** The item a command's arguments name: `<cluster> <name>`. */
+export const itemArgs = ([cluster, name]: [string, string]) => ({ cluster, name });
+
+/**
+ * The core call of one cluster's list of `kind`, as its route makes it (the cluster in the path,
+ * `filter` in the query) and as the command that mirrors it does (`<cluster>`, `--filter`).
+ */
+export function clusterList<R>(
+  kind: FilterKind,
+  load: () => Promise<(cluster: string, options: ListOptions) => Promise<R>>,
+) {
+  return {
+    run: async (params: Record<string, string>, context: RouteContext) =>
+      (await load())(params.cluster!, await listOptions(kind, context)),
+    call: async (
+      [cluster]: [string],
+      { filter }: { filter?: string[] },
+      coreOptions: CoreOptions,
+    ) => (await load())(cluster, { ...coreOptions, ...(await filterOptions(kind, filter)) }),
+  };
+}
+
+/** The core call of one item's detail, as its route makes it (`param` in the path) and its command. */
+export function itemDetail<R>(
+  param: string,
+  load: () => Promise<(item: ItemRef, options: CoreOptions) => Promise<R>>,
+) {
+  return {
+    run: async (params: Record<string, string>, context: RouteContext) =>
+      (await load())(itemOf(params, param), context),
+    call: async (args: [string, string], _: unknown, coreOptions: CoreOptions) =>
+      (await load())(itemArgs(args), coreOptions),
+  };
+}

@@ -1,0 +1,70 @@
+// The query parameters of the routes as the OpenAPI document and the server's checks take them:
+// each kind an operation entry declares (operations/route.ts), as the JSON Schema of exactly the
+// values the core accepts, made of the very patterns that check them.
+import { TAIL } from "../core/containers/logs.ts";
+import { PS_ARGS } from "../core/containers/processes.ts";
+import { FILTER_KEYS, filterPattern } from "../core/engine/filters.ts";
+import { NAME_PATTERN } from "../core/names.ts";
+import { BOOLEAN_VALUES, DATE_TIME, DURATION, unanchored, UNIX_TIME } from "../core/query.ts";
+import type { QueryDecl } from "../operations/route.ts";
+
+/** A query parameter: what it does, and the JSON Schema of exactly the values the route accepts. */
+export interface QueryParam {
+  description: string;
+  schema: Record<string, unknown>;
+  /** Given any number of times (`filter=a=1&filter=b=2`); its schema is then an array's. */
+  repeatable?: boolean;
+}
+
+/** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
+const CLUSTERS: QueryParam = {
+  description: "A cluster to ask, by name or id, repeatable; every cluster when absent",
+  schema: {
+    type: "array",
+    items: {
+      type: "string",
+      pattern: `^(?:\\d{1,15}|${unanchored(NAME_PATTERN)})$`,
+      maxLength: 255,
+    },
+  },
+  repeatable: true,
+};
+
+const TIME_FORMS =
+  ": Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339; " +
+  "local time without a zone) or a duration before now such as 10m";
+
+/** The query parameter a route's entry declares. */
+export function queryParam(decl: QueryDecl): QueryParam {
+  switch (decl.kind) {
+    case "filter":
+      return {
+        description:
+          `docker's filters for ${decl.of}, key=value, repeatable ` +
+          `(keys: ${Object.keys(FILTER_KEYS[decl.of]).join(", ")})`,
+        schema: { type: "array", items: { type: "string", pattern: filterPattern(decl.of) } },
+        repeatable: true,
+      };
+    case "clusters":
+      return CLUSTERS;
+    case "time":
+      return {
+        description: `${decl.description}${TIME_FORMS}`,
+        schema: {
+          type: "string",
+          pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map(unanchored).join("|")})$`,
+        },
+      };
+    case "boolean":
+      return {
+        description: `${decl.description} (true or 1; false or 0)`,
+        schema: { type: "string", enum: [...BOOLEAN_VALUES] },
+      };
+    case "tail":
+      return { description: decl.description, schema: { type: "string", pattern: TAIL.source } };
+    case "psArgs":
+      return { description: decl.description, schema: { type: "string", pattern: PS_ARGS.source } };
+    case "choice":
+      return { description: decl.description, schema: { type: "string", enum: [...decl.values] } };
+  }
+}
