@@ -226,6 +226,7 @@ describe("loadConfig without a config file", () => {
         timeoutMs: DEFAULT_TIMEOUT_MS,
         maxConcurrency: 8,
         cacheTtlMs: 0,
+        diskUsageTimeoutMs: 60_000,
         source: "default",
       },
     ]);
