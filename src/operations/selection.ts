@@ -77,7 +77,7 @@ export const SELECTION_SCHEMAS = {
       closed({
         cluster: ref("ClusterRef"),
         container,
-        summary: { $ref: "#/components/schemas/StatsSample/properties/summary" },
+        summary: ref("StatsSummary"),
       }),
     ),
     errors: arrayOf(selectionError),

@@ -80,7 +80,8 @@ export function queryParam(decl: QueryDecl): QueryParam {
     case "pattern":
       return {
         description: decl.description,
-        schema: { type: "string", maxLength: decl.maxLength },
+        // Any text of 1 to maxLength characters; what it must be beyond that, the core checks.
+        schema: { type: "string", pattern: `^[\\s\\S]{1,${decl.maxLength}}$` },
       };
   }
 }
