@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { streamEvents, type ClusterEvent, type EventStatus } from "../clusters/events.ts";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import { resolveClusters } from "../engine/fleet.ts";
@@ -70,6 +71,8 @@ export async function followMergedLogs(
   const matches = query.grep === undefined ? undefined : await compileGrep(query.grep);
   const { containers, errors } = await selectContainers(options);
   const controller = new AbortController();
+  // Each container's engine stream and the event stream listen on it: up to the selection's bound.
+  setMaxListeners(0, controller.signal);
   const stop = () => controller.abort();
   if (options.signal?.aborted) stop();
   options.signal?.addEventListener("abort", stop, { once: true });
