@@ -16,6 +16,7 @@ import {
   containerOf,
   defineCommand,
   itemArgs,
+  LOG_RANGE_QUERY,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
 import {
@@ -117,13 +118,7 @@ export const containerLogs: Operation = {
         description:
           "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
       },
-      since: { kind: "time", description: "From this time" },
-      until: { kind: "time", description: "Up to this time" },
-      stream: {
-        kind: "choice",
-        description: "stdout, stderr or both (default both)",
-        values: ["stdout", "stderr", "both"],
-      },
+      ...LOG_RANGE_QUERY,
       timestamps: { kind: "boolean", description: "Each line's time from the engine" },
       follow: {
         kind: "boolean",

@@ -11,6 +11,7 @@ import {
   filterQuery,
   LIST_ERRORS,
   listOptions,
+  LOG_RANGE_QUERY,
 } from "./parts.ts";
 import { Streamed, type QueryDecl, type RouteContext } from "./route.ts";
 import { arrayOf, closed, counts, int, nullable, ref, str } from "./schema.ts";
@@ -196,13 +197,7 @@ export const SELECTION_OPERATIONS: Operation[] = [
       query: {
         ...SELECTION_QUERY,
         tail: { kind: "tail", description: "Last lines of each container, or all (default 100)" },
-        since: { kind: "time", description: "From this time" },
-        until: { kind: "time", description: "Up to this time" },
-        stream: {
-          kind: "choice",
-          description: "stdout, stderr or both (default both)",
-          values: ["stdout", "stderr", "both"],
-        },
+        ...LOG_RANGE_QUERY,
         follow: {
           kind: "boolean",
           description: "Stream the lines as NDJSON, merged through a 200 ms reorder window",

@@ -177,7 +177,7 @@ export async function followMergedLogs(
   });
   const timer = setInterval(() => {
     ready.push(...window.take(Date.now(), done));
-    if (ready.length || done) wake?.();
+    if (ready.length || done || controller.signal.aborted) wake?.();
   }, TICK_MS);
   return (async function* () {
     try {
