@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // Times `docklens containers local --json` on one engine holding a few hundred containers
 // against its floor: a bare Node script that makes the same engine call and prints the same body
-// with nothing else loaded, on the same Node. Each Node version asked for is timed (the
-// registry's `node` package gives 22 and 24), and `docker ps -a --format json` once, for scale.
+// with nothing else loaded, on the same Node. The same engine named by a config file,
+// `docklens containers bench --json --config f.json`, is timed against the same floor: what a
+// config file costs. Each Node version asked for is timed (the registry's `node` package gives 22
+// and 24), and `docker ps -a --format json` once, for scale.
 // Run by hand, as root:
-//   node bench/cli.mjs [--node 20,22,24] [--containers 300] [--runs 21]
-// It starts a throwaway engine in /tmp/docklens-bench (scripts/engine.sh) and leaves it
-// running for the next run; `bash scripts/engine.sh stop /tmp/docklens-bench` removes it.
+//   node bench/cli.mjs [--node 20,22,24] [--containers 300] [--runs 21] [--dir /tmp/docklens-bench]
+// It starts a throwaway engine in the directory (scripts/engine.sh), writes f.json there, and
+// leaves them for the next run; `bash scripts/engine.sh stop /tmp/docklens-bench` removes both.
 //
 // Node 20 reads NODE_EXTRA_CA_CERTS at start, whether or not the program uses TLS; when the
 // environment sets it, every Node row is also timed without it.
 import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { benchEngine, BIN, median } from "./lib.mjs";
 
@@ -24,6 +28,9 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 const { host, containers } = benchEngine(values.dir, Number(values.containers));
+// One cluster, the bench engine: the run differs from `containers local` by the config file alone.
+const configFile = join(values.dir, "f.json");
+writeFileSync(configFile, JSON.stringify({ clusters: [{ name: "bench", host }] }));
 
 /** This Node if it is the version asked for, else the registry's `node` package of it. */
 function nodeOf(version) {
@@ -66,6 +73,11 @@ for (const version of versions) {
       [BIN, "containers", "local", "--json"],
       environment,
     ];
+    rows[`Node ${version}: docklens containers bench --json --config f.json${suffix}`] = [
+      node,
+      [BIN, "containers", "bench", "--json", "--config", configFile],
+      environment,
+    ];
     rows[`Node ${version}: bare Node, the same call (floor)${suffix}`] = [
       node,
       ["-e", FLOOR],
@@ -102,13 +114,16 @@ console.log(
 );
 for (const name of names)
   console.log(
-    `${name.padEnd(66)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)})`,
+    `${name.padEnd(80)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)})`,
   );
-console.log("docklens against its floor on the same Node (aim: at most 1.3):");
+console.log(
+  "docklens against its floor on the same Node (aim: at most 1.3), without / with f.json:",
+);
 for (const version of versions)
   for (const suffix of Object.keys(environments)) {
-    const ratio =
-      m[`Node ${version}: docklens containers local --json${suffix}`] /
-      m[`Node ${version}: bare Node, the same call (floor)${suffix}`];
-    console.log(`  Node ${version}${suffix}: ${ratio.toFixed(2)}`);
+    const floor = m[`Node ${version}: bare Node, the same call (floor)${suffix}`];
+    const without = m[`Node ${version}: docklens containers local --json${suffix}`] / floor;
+    const withFile =
+      m[`Node ${version}: docklens containers bench --json --config f.json${suffix}`] / floor;
+    console.log(`  Node ${version}${suffix}: ${without.toFixed(2)} / ${withFile.toFixed(2)}`);
   }

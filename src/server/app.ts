@@ -12,6 +12,7 @@ import {
 import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
+import { createDashboard } from "./dashboard.ts";
 import { checkQueryNames } from "../core/query.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
@@ -43,6 +44,11 @@ export interface CreateAppOptions {
    * for a graceful shutdown.
    */
   signal?: AbortSignal;
+  /**
+   * The folder of the built web dashboard served at `/` (docs/http-interface.md, "Dashboard"):
+   * by default the package's `dist/web`; `false` for none.
+   */
+  dashboard?: string | false;
 }
 
 /** One request, as the log sees it once the response is over. */
@@ -155,12 +161,16 @@ export function createApp(options: CreateAppOptions): App {
   const routes = [HEALTH, openapi, metricsRoute, ...API_ROUTES];
   const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
   const document = createOpenApiDocument(routes, { token: Boolean(authorize) });
+  const dashboard = options.dashboard === false ? undefined : createDashboard(options.dashboard);
   app.use(
     defineEventHandler(async (event) => {
       const target = rawUrl(event);
       const pathname = target.split("?")[0]!;
       // Browsers send CORS preflights without the token; they get the same answer on any path.
       if (event.method === "OPTIONS" && options.cors) return preflight(event);
+      // The dashboard's own files hold no engine data: they need no token (the page asks for one).
+      const page = dashboard?.(event, pathname);
+      if (page) return page;
       // The token comes before routing: without it a client learns nothing, not even which
       // paths exist or which names are malformed.
       const guarded = authorize !== undefined && !publicPaths.has(pathname);

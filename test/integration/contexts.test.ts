@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptKey } from "../support/certificates.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";
-import { sshHost, sshUtils, tlsEngine } from "./remote-hosts.ts";
+import { sshHost, sshKeyPair, tlsEngine } from "./remote-hosts.ts";
 
 /**
  * Zero config means every engine the machine already knows: a docker CLI context store written
@@ -49,7 +49,7 @@ beforeAll(async () => {
   tls = await tlsEngine(certs);
   await encryptKey(certs, "client");
   // SSH as the docker CLI does it: the user's agent holds the key.
-  const key = sshUtils.generateKeyPairSync("ed25519");
+  const key = sshKeyPair();
   ssh = await sshHost({ refuse: false, clientPublicKey: key.public });
   const keyFile = join(home, "id_ed25519");
   await writeFile(keyFile, key.private, { mode: 0o600 });

@@ -17,7 +17,7 @@ export async function sshHost(options: {
   refuse: boolean;
   clientPublicKey: string;
 }): Promise<{ port: number; close(): void }> {
-  const hostKey = utils.generateKeyPairSync("ed25519");
+  const hostKey = sshKeyPair();
   const allowed = utils.parseKey(options.clientPublicKey) as ssh2.ParsedKey;
   const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
     client.on("authentication", (ctx) => {
@@ -78,4 +78,13 @@ export async function tlsEngine(dir: string): Promise<{ port: number; close(): P
   };
 }
 
-export { utils as sshUtils };
+/**
+ * An ed25519 key pair in OpenSSH's format. ssh2's generator writes a private key its own parser
+ * refuses ("Malformed OpenSSH private key") about once in 200: take the next one then.
+ */
+export function sshKeyPair(): { private: string; public: string } {
+  for (;;) {
+    const pair = utils.generateKeyPairSync("ed25519");
+    if (!(utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+}

@@ -2,9 +2,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, dockerIds, engines } from "./helpers.ts";
-import { sshHost, sshUtils } from "./remote-hosts.ts";
+import { sshHost, sshKeyPair } from "./remote-hosts.ts";
 
-const clientKey = sshUtils.generateKeyPairSync("ed25519");
+const clientKey = sshKeyPair();
 let good: Awaited<ReturnType<typeof sshHost>>;
 let refusing: Awaited<ReturnType<typeof sshHost>>;
 let config: string;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   const keyFile = join(engines.tmp, "id_ed25519");
   const strangerFile = join(engines.tmp, "id_stranger");
   await writeFile(keyFile, clientKey.private, { mode: 0o600 });
-  await writeFile(strangerFile, sshUtils.generateKeyPairSync("ed25519").private, { mode: 0o600 });
+  await writeFile(strangerFile, sshKeyPair().private, { mode: 0o600 });
   config = join(engines.tmp, "ssh.config.json");
   await writeFile(
     config,

@@ -177,6 +177,11 @@ describe("normalizeConfig", () => {
       /clusters\[0\]\.tls\.ca: expected a string/,
     ],
     [
+      "a tls block that is not an object, in zod's own words",
+      { clusters: [cluster({ tls: "/certs" })] },
+      /clusters\[0\]\.tls: Invalid input: expected object, received string$/,
+    ],
+    [
       "a bad showSecrets",
       { clusters: [cluster()], showSecrets: "yes" },
       /showSecrets: expected true or false/,

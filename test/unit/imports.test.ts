@@ -1,6 +1,8 @@
 // The layout's rules, checked over src/: imports point one way. cli and server sit above core,
 // and no file imports one that imports it back, however long the way round (type-only imports
-// and lazy `import()`s count too: they tie the files together as much).
+// and lazy `import()`s count too: they tie the files together as much). The dashboard's page
+// (web/) stands apart: it talks to the server over HTTP and takes only the core's types, from
+// the entry.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -8,18 +10,21 @@ import { describe, expect, it } from "vitest";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 
+/** The code of a file: a Vue component's `<script>` blocks, or the whole of a `.ts` file. */
+const code = (file: string) => {
+  const text = readFileSync(join(SRC, file), "utf8");
+  if (!file.endsWith(".vue")) return text;
+  return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join("\n");
+};
+
 /** Every file of src/ and the files of src/ it imports (package.json aside, `.ts` or not). */
 function importGraph(): Map<string, string[]> {
   const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((file) =>
-    file.endsWith(".ts"),
+    /\.(ts|vue|css)$/.test(file),
   );
   return new Map(
     files.map((file) => {
-      const { importedFiles } = ts.preProcessFile(
-        readFileSync(join(SRC, file), "utf8"),
-        true,
-        true,
-      );
+      const { importedFiles } = ts.preProcessFile(code(file), true, true);
       const local = importedFiles
         .map(({ fileName }) => fileName)
         .filter((name) => name.startsWith(".") && !name.endsWith("/package.json"))
@@ -34,11 +39,7 @@ function importGraph(): Map<string, string[]> {
  * dashboard (web/) takes the body types from the library entry, and nothing else of it.
  */
 function importsOnlyTypes(file: string, target: string): boolean {
-  const source = ts.createSourceFile(
-    file,
-    readFileSync(join(SRC, file), "utf8"),
-    ts.ScriptTarget.Latest,
-  );
+  const source = ts.createSourceFile(file, code(file), ts.ScriptTarget.Latest);
   return source.statements.every((statement) => {
     if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) return true;
     const from = statement.moduleSpecifier;
@@ -159,6 +160,17 @@ describe("imports in src/", () => {
     expect(mayImport(room("core/objects/images.ts"), room("core/containers/containers.ts"))).toBe(
       true,
     );
+  });
+
+  it("web/ imports nothing of src/ outside web/ but the entry (its types only: see above)", () => {
+    const outside = [...graph].flatMap(([file, imports]) =>
+      file.startsWith("web/")
+        ? imports
+            .filter((target) => !target.startsWith("web/") && target !== "index.ts")
+            .map((target) => `${file} -> ${target}`)
+        : [],
+    );
+    expect(outside).toEqual([]);
   });
 
   it("would be caught: the check finds a cycle through three files", () => {

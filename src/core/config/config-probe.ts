@@ -34,12 +34,7 @@ export function mayFindConfig(
   moduleName: string,
   options: ProbeOptions = {},
 ): boolean {
-  const metaDir = options.metaDir ?? process.cwd();
-  if (
-    META_PLACES.some((place) => present(join(metaDir, place))) ||
-    hasKey(join(metaDir, "package.json"), "cosmiconfig")
-  )
-    return true;
+  if (mayHaveMetaConfig(options.metaDir ?? process.cwd())) return true;
   const stop = resolve(options.stopDir ?? homedir());
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (
@@ -52,6 +47,18 @@ export function mayFindConfig(
   }
   const globalDir = options.globalDir ?? envPaths(moduleName, { suffix: "" }).config;
   return GLOBAL_PLACES.some((place) => present(join(globalDir, place)));
+}
+
+/**
+ * Whether cosmiconfig may find settings of its own in `metaDir` (it looks in the process's working
+ * directory: `.config/config.*`, `package.yaml`, package.json's `cosmiconfig`): they can change
+ * where it searches and how it reads a file. Errs towards yes, as {@link mayFindConfig} does.
+ */
+export function mayHaveMetaConfig(metaDir: string): boolean {
+  return (
+    META_PLACES.some((place) => present(join(metaDir, place))) ||
+    hasKey(join(metaDir, "package.json"), "cosmiconfig")
+  );
 }
 
 /** Whether something is at `path`: only "no such file" is no; a symlink loop, say, is for cosmiconfig to report. */

@@ -3,6 +3,8 @@ import { mayFindConfig } from "./config-probe.ts";
 import type { DocklensConfig } from "./cluster-config.ts";
 import { discoverClusters } from "./discovery.ts";
 import { DocklensError } from "../errors.ts";
+import { fileErrorReason } from "./file-errors.ts";
+import { readJsonConfig } from "./json-config.ts";
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
@@ -44,6 +46,30 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
     `no config file from ${cwd} up to the home directory, nor in ~/.config/docklens, ` +
     "and DOCKLENS_CONFIG is not set";
   if (!explicit && !mayFindConfig(cwd, SEARCH_PLACES, "docklens")) return withoutFile(env, none);
+  const file = explicit ? resolve(options.cwd ?? "", explicit) : undefined;
+  let found = file === undefined ? undefined : readJsonConfig(file);
+  if (!found) {
+    const explorer = await createExplorer();
+    try {
+      found = (file ? await explorer.load(file) : await explorer.search(options.cwd)) ?? undefined;
+    } catch (error) {
+      throw new DocklensError("INVALID_CONFIG", readFailure(error, file));
+    }
+  }
+  if (!found) return withoutFile(env, none);
+  if (found.isEmpty)
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `invalid config ${found.filepath}: the file is empty`,
+    );
+  // The schema library loads only when there is a file to check: `npx docklens` on the
+  // embedded default starts without it.
+  const { normalizeConfig } = await import("./config-schema.ts");
+  return normalizeConfig(found.config, found.filepath, env);
+}
+
+/** cosmiconfig, searching {@link SEARCH_PLACES} up to the home directory, then the global one. */
+async function createExplorer() {
   const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
   // Each loader tags its failure with the file, so that a broken file found by the search is named.
   const loaders = Object.fromEntries(
@@ -58,32 +84,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
       },
     ]),
   );
-  const explorer = cosmiconfig("docklens", {
+  return cosmiconfig("docklens", {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: "global",
     loaders,
   });
-  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
-  try {
-    found = explicit
-      ? await explorer.load(resolve(options.cwd ?? "", explicit))
-      : await explorer.search(options.cwd);
-  } catch (error) {
-    throw new DocklensError(
-      "INVALID_CONFIG",
-      readFailure(error, explicit ? resolve(options.cwd ?? "", explicit) : undefined),
-    );
-  }
-  if (!found) return withoutFile(env, none);
-  if (found.isEmpty)
-    throw new DocklensError(
-      "INVALID_CONFIG",
-      `invalid config ${found.filepath}: the file is empty`,
-    );
-  // The schema library loads only when there is a file to check: `npx docklens` on the
-  // embedded default starts without it.
-  const { normalizeConfig } = await import("./config-schema.ts");
-  return normalizeConfig(found.config, found.filepath, env);
 }
 
 /**
@@ -94,12 +99,6 @@ function withoutFile(env: NodeJS.ProcessEnv, reason: string): DocklensConfig {
   const { clusters, warnings } = discoverClusters(env);
   return { source: null, noFileReason: reason, showSecrets: false, clusters, warnings };
 }
-
-const FILE_ERRORS: Record<string, string> = {
-  ENOENT: "no such file",
-  EISDIR: "is a directory",
-  EACCES: "permission denied",
-};
 
 /**
  * One line for a config file that could not be read or parsed. Parser messages carry a code
@@ -113,7 +112,7 @@ function readFailure(error: unknown, file: string | undefined): string {
   };
   const where = file ?? err.filepath ?? "";
   const reason =
-    (err.code && FILE_ERRORS[err.code]) ??
+    fileErrorReason(err) ??
     (err.reason && err.mark
       ? `${err.reason} (line ${err.mark.line + 1}, column ${err.mark.column + 1})`
       : undefined) ??

@@ -1,5 +1,6 @@
 import type { KeyObject, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { fileErrorReason } from "./file-errors.ts";
 
 /** The TLS and SSH files of one cluster, as its config names them. */
 export interface KeyFiles {
@@ -13,12 +14,6 @@ export interface KeyFileProblem {
   message: string;
 }
 
-const READ_ERRORS: Record<string, string> = {
-  ENOENT: "no such file",
-  EACCES: "permission denied",
-  EISDIR: "is a directory",
-};
-
 /**
  * Check that the files a cluster names can be read and hold what each field wants: PEM
  * certificates for `tls.ca` and `tls.cert`, an unencrypted PEM key for `tls.key` that belongs to
@@ -27,15 +22,16 @@ const READ_ERRORS: Record<string, string> = {
  * Returns the first problem; messages name the field and the reason, never what a file holds.
  */
 export function checkKeyFiles(files: KeyFiles): KeyFileProblem | undefined {
-  // node:crypto costs a CLI run ~10 ms to load: only a cluster with key files pays for it.
-  const { X509Certificate, createPrivateKey } = process.getBuiltinModule("node:crypto");
+  // node:crypto costs a CLI run ~10 ms to load, and every cluster of a config file passes here:
+  // only one with TLS files pays for it, when the first is read.
+  const crypto = () => process.getBuiltinModule("node:crypto");
   const problem = (field: string, message: string) => ({ field, message });
   const read = (field: string, path: string): string | KeyFileProblem => {
     try {
       return readFileSync(path, "utf8");
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "";
-      return problem(field, `cannot read the file (${READ_ERRORS[code] ?? code})`);
+      const reason = fileErrorReason(error) ?? (error as NodeJS.ErrnoException).code ?? "";
+      return problem(field, `cannot read the file (${reason})`);
     }
   };
   const { tls, ssh } = files;
@@ -47,7 +43,7 @@ export function checkKeyFiles(files: KeyFiles): KeyFileProblem | undefined {
     const text = read(`tls.${field}`, path);
     if (typeof text !== "string") return text;
     try {
-      const parsed = new X509Certificate(text);
+      const parsed = new (crypto().X509Certificate)(text);
       if (field === "cert") cert = parsed;
     } catch {
       return problem(`tls.${field}`, "expected a PEM certificate (-----BEGIN CERTIFICATE-----)");
@@ -59,7 +55,7 @@ export function checkKeyFiles(files: KeyFiles): KeyFileProblem | undefined {
     if (text.includes("ENCRYPTED"))
       return problem("tls.key", "the key is encrypted; docklens needs a key without a passphrase");
     try {
-      key = createPrivateKey(text);
+      key = crypto().createPrivateKey(text);
     } catch {
       return problem("tls.key", "expected a PEM private key (-----BEGIN ... PRIVATE KEY-----)");
     }

@@ -1,0 +1,151 @@
+// All of the page's traffic: JSON reads, NDJSON streams read with fetch (an EventSource could
+// not send the token), the token itself, and the server's error bodies turned into notices.
+// The token lives in sessionStorage (this tab, until it closes) and only ever goes out in the
+// Authorization header, never in a URL, where logs and history would keep it.
+import { shallowRef } from "vue";
+import type { ErrorBody } from "./types.ts";
+
+const TOKEN_KEY = "docklens.token";
+
+/** An HTTP or network failure, worded for people: the server's `{ code, message }` when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 0,
+  ) {
+    super(message);
+  }
+}
+
+/** True while the server wants a token the page does not have (or has wrong): App shows the prompt. */
+export const tokenWanted = shallowRef(false);
+/** Why the last token was refused, for the prompt; '' on the first ask. */
+export const tokenNotice = shallowRef("");
+/** Bumped when a token is entered or forgotten: views keyed on it load again. */
+export const tokenGeneration = shallowRef(0);
+/** True while this tab holds a token (App offers to forget it). */
+export const hasToken = shallowRef(readToken() !== "");
+
+function readToken(): string {
+  // Storage can be refused (a sandboxed frame, a privacy setting): then there is no token.
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** Keep `token` for this tab's session and load every view again with it. */
+export function setToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  hasToken.value = true;
+  tokenWanted.value = false;
+  tokenGeneration.value++;
+}
+
+/** Forget the token: on a shared machine, before walking away. The next call asks again. */
+export function clearToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+  hasToken.value = false;
+  tokenNotice.value = "";
+  tokenGeneration.value++;
+}
+
+function headers(accept: string): HeadersInit {
+  const token = readToken();
+  return token ? { Accept: accept, Authorization: `Bearer ${token}` } : { Accept: accept };
+}
+
+/** A path segment, percent-encoded: names come from engines and may hold anything. */
+export const seg = (value: string | number): string => encodeURIComponent(String(value));
+
+/** Build `path?k=v&k=v2`; repeated keys for arrays, spaces as %20 (the server reads `+` as plus). */
+export function withQuery(path: string, query: Record<string, string | string[] | undefined>) {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query))
+    for (const one of value === undefined ? [] : Array.isArray(value) ? value : [value])
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(one)}`);
+  return parts.length ? `${path}?${parts.join("&")}` : path;
+}
+
+async function request(path: string, accept: string, signal?: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: headers(accept), signal: signal ?? null });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError("NETWORK", `docklens serve cannot be reached (${String(error)})`);
+  }
+  if (response.ok) return response;
+  const body = (await response.json().catch(() => undefined)) as { error?: ErrorBody } | undefined;
+  const code = body?.error?.code ?? `HTTP_${response.status}`;
+  const message = body?.error?.message ?? `${response.status} ${response.statusText}`;
+  if (response.status === 401) {
+    tokenNotice.value = readToken() ? "That token was refused. Enter a valid one." : "";
+    tokenWanted.value = true;
+  }
+  throw new ApiError(code, message, response.status);
+}
+
+/** Reads started before their view asked (see {@link prefetchJson}), each taken once. */
+const early = new Map<string, { at: number; body: Promise<unknown> }>();
+/** A read started early serves a view that asks within this long; later it is stale. */
+const EARLY_MS = 10_000;
+
+/**
+ * Start reading `path` now, for a view that will ask for it once its code has loaded: the
+ * largest body (every container) then comes while the view's script does, not after it.
+ */
+export function prefetchJson(path: string): void {
+  const pending = request(path, "application/json").then((response) => response.json());
+  // Its failure is the view's to show, when it takes it; until then it is no unhandled error.
+  pending.catch(() => undefined);
+  early.set(path, { at: performance.now(), body: pending });
+}
+
+/** GET a JSON body (the prefetched one, if a read of `path` was started early). */
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const started = early.get(path);
+  early.delete(path);
+  if (started && performance.now() - started.at < EARLY_MS) return (await started.body) as T;
+  return (await (await request(path, "application/json", signal)).json()) as T;
+}
+
+/**
+ * Read an NDJSON stream, calling `onItem` with each object as it comes, until the server ends
+ * it or `signal` aborts (then it resolves quietly). A last `{ error }` line is passed on too.
+ */
+export async function streamNdjson<T>(
+  path: string,
+  onItem: (item: T) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await request(path, "application/x-ndjson", signal);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = (pending + value).split("\n");
+      pending = lines.pop()!;
+      for (const line of lines) if (line) onItem(JSON.parse(line) as T);
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** A notice's text for any error. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True for the error an aborted fetch throws (a view left while it loaded). */
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}

@@ -1,0 +1,31 @@
+// One read per view: its data, its error as a notice, aborted when the view goes away.
+import { onBeforeUnmount, shallowRef, watch, type WatchSource } from "vue";
+import { describeError, isAbort } from "./api.ts";
+
+/**
+ * Run `read` now (and again whenever `source` changes), keeping its result in a shallow ref:
+ * bodies are large and only ever replaced, never changed in place, so no deep reactivity.
+ */
+export function useLoad<T>(read: (signal: AbortSignal) => Promise<T>, source?: WatchSource) {
+  const data = shallowRef<T>();
+  const error = shallowRef("");
+  const loading = shallowRef(false);
+  let controller: AbortController | undefined;
+  async function reload() {
+    controller?.abort();
+    const current = (controller = new AbortController());
+    loading.value = true;
+    try {
+      data.value = await read(current.signal);
+      error.value = "";
+    } catch (caught) {
+      if (!isAbort(caught)) error.value = describeError(caught);
+    } finally {
+      if (controller === current) loading.value = false;
+    }
+  }
+  if (source) watch(source, () => void reload());
+  void reload();
+  onBeforeUnmount(() => controller?.abort());
+  return { data, error, loading, reload };
+}

@@ -1,0 +1,175 @@
+// Debian's Chromium driven by playwright-core, for the dashboard's tests: one browser per test
+// file, a fresh context per test, and every console error, page error and CSP violation of a
+// page collected so that a test can say there were none.
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import type { CreateAppOptions } from "../../../src/server/app.ts";
+import { startServer, type TestServer } from "../server-helpers.ts";
+
+/** Debian's package (scripts/test-deps.sh installs it); never a downloaded browser. */
+export const CHROMIUM = process.env.DOCKLENS_CHROMIUM ?? "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Launch Chromium; fails (never skips) when it is missing. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (scripts/test-deps.sh)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** The browser of a test file: launched before its tests, closed after them. */
+export function browserForFile(): { readonly browser: Browser } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(() => browser?.close());
+  return {
+    get browser() {
+      return browser!;
+    },
+  };
+}
+
+/** A page with what went wrong on it: console errors, uncaught errors, CSP violations. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh context (own storage) and page, `width` × `height`, watched for problems. */
+export async function openPage(
+  browser: Browser,
+  {
+    width = 1280,
+    height = 800,
+    colorScheme = "light",
+  }: { width?: number; height?: number; colorScheme?: "light" | "dark" } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  // Injected by the browser itself, outside the page's CSP, before any of the page's scripts.
+  // (globalThis: these functions run in the page, where the DOM is; the tests' types have none.)
+  await page.addInitScript(() => {
+    (globalThis as any).document.addEventListener("securitypolicyviolation", (event: any) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return { page, context, problems, close: () => context.close() };
+}
+
+/** What a test file of the dashboard gets from {@link dashboardForFile}. */
+export interface Dashboard {
+  readonly browser: Browser;
+  /** The app's base URL and port. */
+  readonly url: string;
+  readonly port: number;
+  /** A temp dir for screenshots, removed after the file. */
+  readonly shots: string;
+  /**
+   * A fresh page on `hash` (`#/containers`) of the app, watched: after the test it is closed,
+   * and the test fails on any console error, page error or CSP violation it saw (but those
+   * `allowed` matches).
+   */
+  open: (hash: string, size?: { width: number; height: number }, allowed?: RegExp) => Promise<Page>;
+}
+
+/**
+ * The browser, the app on a loopback port (over the test config, or `options`, which may be
+ * made once the engines are known) and a temp dir, for the tests of one file.
+ */
+export function dashboardForFile(
+  options: () => Promise<Partial<CreateAppOptions>> = async () => ({}),
+): Dashboard {
+  const chrome = browserForFile();
+  let server: TestServer | undefined;
+  let shots = "";
+  // Every page a test opened, each closed and checked after it.
+  let opened: Array<{ watched: WatchedPage; allowed: RegExp | undefined }> = [];
+  beforeAll(async () => {
+    server = await startServer({ log: false, ...(await options()) });
+    shots = await mkdtemp(join(tmpdir(), "docklens-dash-"));
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (shots) await rm(shots, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    const pages = opened;
+    opened = [];
+    await Promise.all(pages.map(({ watched }) => watched.close()));
+    const problems = pages.flatMap(({ watched, allowed }) =>
+      watched.problems.filter((problem) => !allowed?.test(problem)),
+    );
+    expect(problems).toEqual([]);
+  });
+  return {
+    get browser() {
+      return chrome.browser;
+    },
+    get url() {
+      return server!.url;
+    },
+    get port() {
+      return server!.port;
+    },
+    get shots() {
+      return shots;
+    },
+    open: async (hash, size, allowed) => {
+      const watched = await openPage(chrome.browser, size);
+      opened.push({ watched, allowed });
+      await watched.page.goto(`${server!.url}/${hash}`);
+      return watched.page;
+    },
+  };
+}
+
+/** A name no other run or test uses, for the containers a test makes. */
+export const unique = (): string => `dash-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated by the browser's debugger protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations: Array<{ id: string; impact: string; help: string; nodes: unknown[] }> =
+    await page.evaluate(async () => {
+      const axe = (globalThis as any).axe;
+      const result = await axe.run((globalThis as any).document, {
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+      });
+      return result.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 3).map((node: any) => node.target.join(" ")),
+      }));
+    });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes)}`);
+}

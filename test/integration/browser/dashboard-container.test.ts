@@ -1,0 +1,194 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { docker, engines } from "../helpers.ts";
+import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
+
+/**
+ * The dashboard in Debian's Chromium against the suite's real engines: a container's page (its
+ * facts, logs that follow, stats, processes), hostile strings shown as text, the other views
+ * with axe-core, and the page at a phone's width and a desktop's, light and dark.
+ */
+const dash = dashboardForFile();
+const open = dash.open;
+
+describe("a container's page", () => {
+  it("shows its facts with the environment redacted, and follows a line it writes into its logs", async () => {
+    const page = await open("#/cluster/alpha/container/web");
+    const logs = page.getByTestId("logs");
+    await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toMatch(/out \d+/);
+    const mark = unique();
+    await docker(engines.hostA, "exec", "web", "sh", "-c", `echo ${mark} > /proc/1/fd/1`);
+    await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain(mark);
+    // stderr lines are apart, and the filter highlights matches.
+    expect(await logs.locator(".line.stderr").count()).toBeGreaterThan(0);
+    await page.getByTestId("log-filter").fill(mark);
+    await expect.poll(() => logs.locator("mark").allTextContents()).toEqual([mark]);
+    // Times on demand: the engine's RFC 3339 time of each line.
+    expect(await logs.locator(".time").count()).toBe(0);
+    await page.getByLabel("Timestamps").check();
+    expect(await logs.locator(".time").first().textContent()).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/,
+    );
+    // The download is the lines as text, made in the browser.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("web.log");
+    const saved = await readFile(await download.path(), "utf8");
+    expect(saved).toMatch(new RegExp(`^\\S+Z ${mark}$`, "m"));
+    const text = await page.locator("main").textContent();
+    expect(text).toContain("DB_PASSWORD");
+    expect(text).toContain("<redacted>");
+    expect(text).not.toContain("hunter2");
+    expect(await page.locator("table.kv", { hasText: "Labels" }).textContent()).toMatch(
+      /app\s*web/,
+    );
+    // Stats come live; the processes of the ticker are listed.
+    await expect
+      .poll(() => page.getByRole("region", { name: "Stats" }).textContent(), { timeout: 10_000 })
+      .toMatch(/CPU\s*\d+\.\d %/);
+    await expect
+      .poll(() => page.getByRole("region", { name: "Processes" }).textContent())
+      .toContain("sleep");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("shows the last health probe's output", async () => {
+    const page = await open("#/cluster/alpha/container/sick");
+    await expect
+      .poll(() => page.locator("pre.probe").textContent(), { timeout: 10_000 })
+      .toContain("probe failed");
+  });
+
+  it("renders hostile labels and log lines as text and runs none of them", async () => {
+    const name = unique();
+    const img = "<img src=x onerror=window.__pwned=1>";
+    const script = "<script>window.__pwned=2</script>";
+    try {
+      await docker(
+        engines.hostA,
+        "run",
+        "-d",
+        "--name",
+        name,
+        "-l",
+        `note=${img}`,
+        "-l",
+        `other=${script}`,
+        "local/busybox:1",
+        "sh",
+        "-c",
+        `echo '${img}'; echo '${script}' >&2; printf '\\033[31mred\\033[0m\\n'; sleep 600`,
+      );
+      const page = await open(`#/cluster/alpha/container/${name}`);
+      const logs = page.getByTestId("logs");
+      await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain(script);
+      expect(await logs.textContent()).toContain(img);
+      expect(await page.locator("table.kv", { hasText: "Labels" }).textContent()).toContain(img);
+      // ANSI red became a class on a text span, not markup.
+      expect(await logs.locator(".fg-1").allTextContents()).toEqual(["red"]);
+      expect(await page.locator("main img").count()).toBe(0);
+      expect(await page.locator("main script").count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
+      // On the containers table too.
+      await page.goto(`${dash.url}/#/containers?label=note`);
+      await expect.poll(() => page.locator("tbody tr[data-key]").count()).toBe(1);
+      expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
+    } finally {
+      await docker(engines.hostA, "rm", "-f", name);
+    }
+  });
+});
+
+describe("the other views", () => {
+  it.each([
+    ["#/cluster/alpha/images", "local/busybox:1"],
+    ["#/cluster/alpha/volumes", "scratch"],
+    ["#/cluster/alpha/networks", "lens-net"],
+    ["#/drift", "local/app:1"],
+  ])("%s shows its list and passes axe", async (hash, expected) => {
+    const page = await open(hash);
+    await expect
+      .poll(() => page.locator("main table").first().textContent(), { timeout: 10_000 })
+      .toContain(expected);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("the events view shows the merged stream live, and one cluster's from its link", async () => {
+    const page = await open("#/events");
+    await page.locator("main tbody").waitFor();
+    const name = unique();
+    await docker(engines.hostA, "create", "--name", name, "local/busybox:1", "true");
+    await docker(engines.hostA, "rm", name);
+    const body = page.locator("main tbody");
+    await expect.poll(() => body.textContent(), { timeout: 10_000 }).toContain(name);
+    // The dead cluster's status line; no health-probe exec noise unless asked for.
+    expect(await body.textContent()).toMatch(/dead\s*status\s*disconnected/);
+    expect(await body.textContent()).not.toContain("exec_");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${dash.url}/#/events?cluster=bravo`);
+    await expect.poll(() => page.locator("h1").textContent()).toMatch(/^\s*Events\s+of bravo$/);
+    const other = unique();
+    await docker(engines.hostA, "create", "--name", other, "local/busybox:1", "true");
+    await docker(engines.hostA, "rm", other);
+    await docker(engines.adminB, "create", "--name", other, "local/busybox:1", "true");
+    await docker(engines.adminB, "rm", other);
+    await expect.poll(() => body.textContent(), { timeout: 10_000 }).toContain(other);
+    expect(await page.locator("main tbody td:nth-child(2)").allTextContents()).toEqual(
+      expect.arrayContaining(["bravo"]),
+    );
+    expect(await page.locator("main tbody td:nth-child(2)", { hasText: "alpha" }).count()).toBe(0);
+  });
+});
+
+/**
+ * Where the screenshots of the README go, when asked: `DOCKLENS_SCREENSHOTS=docs npx vitest run
+ * test/integration/browser -t width` (or any folder) writes dashboard.png, dashboard-phone.png,
+ * dashboard-clusters-dark.png and dashboard-container-light.png there too.
+ */
+const KEEP = process.env.DOCKLENS_SCREENSHOTS;
+
+describe("at a phone's width", () => {
+  it("is usable at 390 pixels, with no horizontal overflow of the page itself", async () => {
+    const page = await open("#/containers", { width: 390, height: 844 });
+    await page.locator("p.count").waitFor();
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as any).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(dash.shots, "containers-phone.png") });
+    if (KEEP) await page.screenshot({ path: join(KEEP, "dashboard-phone.png") });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("and at a desktop's, in light and dark", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const watched = await openPage(dash.browser, { width: 1280, height: 720, colorScheme });
+      try {
+        await watched.page.goto(`${dash.url}/#/containers?sort=cluster`);
+        await watched.page.locator("p.count").waitFor();
+        await watched.page.screenshot({ path: join(dash.shots, `containers-${colorScheme}.png`) });
+        if (KEEP && colorScheme === "light")
+          await watched.page.screenshot({ path: join(KEEP, "dashboard.png") });
+        // The README's other screenshots: the clusters in dark, a container in light.
+        const more =
+          colorScheme === "dark"
+            ? ["#/", "clusters"]
+            : ["#/cluster/alpha/container/web", "container"];
+        await watched.page.goto(`${dash.url}/${more[0]}`);
+        await watched.page.getByRole("heading", { level: 1 }).waitFor();
+        await watched.page.waitForTimeout(2500);
+        const file = `dashboard-${more[1]}-${colorScheme}.png`;
+        await watched.page.screenshot({ path: join(dash.shots, file), fullPage: true });
+        if (KEEP) await watched.page.screenshot({ path: join(KEEP, file), fullPage: true });
+        expect(await axeViolations(watched.page)).toEqual([]);
+      } finally {
+        await watched.close();
+      }
+      expect(watched.problems).toEqual([]);
+    }
+  });
+});

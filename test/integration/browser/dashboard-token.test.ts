@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { loadFleet } from "../../../src/core/engine/fleet.ts";
+import { docker, engines, writeConfig } from "../helpers.ts";
+import { dashboardForFile } from "./browser.ts";
+
+/**
+ * The dashboard of a server that wants a token: the prompt, a wrong token, the token sent on
+ * every call (streams too) and never in a URL, and a scoped token that sees only its clusters.
+ */
+const FULL = "dash-full-token";
+const SCOPED = "dash-bravo-token";
+const dash = dashboardForFile(async () => {
+  const config = JSON.parse(await readFile(engines.configPath, "utf8"));
+  const sha256 = createHash("sha256").update(SCOPED).digest("hex");
+  const path = await writeConfig("dashboard-tokens.json", {
+    ...config,
+    tokens: [{ name: "bravo-only", sha256, clusters: ["bravo"] }],
+  });
+  return { token: FULL, fleet: await loadFleet({ configPath: path }) };
+});
+/** The only errors allowed: the browser's own log of the 401 answers that made the page ask. */
+const ASKED = /status of 401/;
+
+/** Open `hash`, answer the prompt with `token`, and wait for the prompt to go. */
+async function signIn(hash: string, token: string): Promise<Page> {
+  const page = await dash.open(hash, undefined, ASKED);
+  await page.getByLabel("Token", { exact: true }).fill(token);
+  await page.getByRole("button", { name: "Use token" }).click();
+  await page.getByLabel("Token", { exact: true }).waitFor({ state: "detached" });
+  return page;
+}
+
+describe("a server with a token", () => {
+  it("serves the page without it, asks for it in a Token field, and says so when it is wrong", async () => {
+    const page = await dash.open("#/", undefined, ASKED);
+    const requests: Array<{ url: string; authorization?: string }> = [];
+    page.on("request", (request) =>
+      requests.push({ url: request.url(), authorization: request.headers().authorization }),
+    );
+    await page.reload();
+    const field = page.getByLabel("Token", { exact: true });
+    await field.waitFor();
+    expect(await field.getAttribute("type")).toBe("password");
+    await field.fill("not-the-token");
+    await page.getByRole("button", { name: "Use token" }).click();
+    await expect.poll(() => page.locator(".notice").textContent()).toMatch(/refused/);
+    await page.getByLabel("Token", { exact: true }).fill(FULL);
+    await page.getByRole("button", { name: "Use token" }).click();
+    await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(4);
+    // Kept for the tab only; never in a URL.
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.getItem("docklens.token")),
+    ).toBe(FULL);
+    expect(requests.some((request) => request.url.includes(FULL))).toBe(false);
+    expect(requests.filter((r) => r.url.includes("/list/cluster")).at(-1)?.authorization).toBe(
+      `Bearer ${FULL}`,
+    );
+    // A reload keeps the token: no prompt.
+    await page.reload();
+    await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(4);
+    expect(await page.getByLabel("Token", { exact: true }).count()).toBe(0);
+  });
+
+  it("forgets the token on demand, and asks again", async () => {
+    const page = await signIn("#/", FULL);
+    await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(4);
+    await page.getByRole("button", { name: "Forget token" }).click();
+    await page.getByLabel("Token", { exact: true }).waitFor();
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.getItem("docklens.token")),
+    ).toBeNull();
+    expect(await page.locator(".notice").count()).toBe(0);
+  });
+
+  it("sends the token on streams too: a container's logs follow", async () => {
+    const page = await signIn("#/cluster/bravo/container/b-tty", FULL);
+    await expect
+      .poll(() => page.getByTestId("logs").textContent(), { timeout: 10_000 })
+      .toMatch(/tty \d+/);
+  });
+
+  it("a scoped token sees only its clusters, in every view", async () => {
+    const page = await signIn("#/", SCOPED);
+    await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(1);
+    expect(await page.locator("[data-cluster-state]").getAttribute("data-cluster-state")).toBe(
+      "bravo",
+    );
+    await page.goto(`${dash.url}/#/containers`);
+    const bravo = (await docker(engines.hostB, "ps", "-a", "-q"))
+      .split("\n")
+      .filter(Boolean).length;
+    await expect
+      .poll(async () => Number(await page.locator("p.count").getAttribute("data-total")))
+      .toBe(bravo);
+    const clusters = await page.locator("tbody tr[data-key] td:first-child").allTextContents();
+    expect(new Set(clusters)).toEqual(new Set(["bravo"]));
+  });
+});
