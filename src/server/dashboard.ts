@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { send, setResponseHeader, type H3Event } from "h3";
+import { encodedBody, sendEncoded, type Encoded } from "./respond.ts";
 
 /**
  * The page's Content-Security-Policy: its own scripts, styles and API only, no inline code, no
@@ -28,6 +29,8 @@ const TYPES: Record<string, string> = {
 
 interface StaticFile {
   body: Buffer;
+  /** The text files (the page, its scripts and styles), which go compressed as clients ask. */
+  text?: Encoded;
   type: string;
   immutable: boolean;
 }
@@ -56,8 +59,10 @@ export function createDashboard(dir = findDashboard()): DashboardHandler | undef
   const files = new Map<string, StaticFile>();
   const add = (path: string, file: string, immutable: boolean) => {
     const type = TYPES[extname(file)];
-    if (type && statSync(file).isFile())
-      files.set(path, { body: readFileSync(file), type, immutable });
+    if (!type || !statSync(file).isFile()) return;
+    const body = readFileSync(file);
+    const text = /^text\/|svg|json/.test(type) ? encodedBody(body) : undefined;
+    files.set(path, { body, ...(text ? { text } : {}), type, immutable });
   };
   add("/", join(dir, "index.html"), false);
   files.set("/index.html", files.get("/")!);
@@ -78,6 +83,6 @@ export function createDashboard(dir = findDashboard()): DashboardHandler | undef
     setResponseHeader(event, "Content-Security-Policy", DASHBOARD_CSP);
     setResponseHeader(event, "Referrer-Policy", "no-referrer");
     setResponseHeader(event, "X-Frame-Options", "DENY");
-    return send(event, file.body);
+    return file.text ? sendEncoded(event, file.text, file.type) : send(event, file.body);
   };
 }

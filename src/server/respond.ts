@@ -7,7 +7,7 @@ import { toJsonText } from "../core/json.ts";
 import { compress, MIN_COMPRESSED_BYTES, negotiate, type Coding } from "./compress.ts";
 
 /** A body's bytes, and each content coding of them, made when a request first asks for it. */
-interface Encoded {
+export interface Encoded {
   bytes: Buffer;
   codings: Map<Coding, Promise<Buffer>>;
 }
@@ -34,14 +34,23 @@ export function sendJson(event: H3Event, body: unknown, status: number): Promise
 
 /** Send a text body (the Prometheus exposition), compressed as the client asks. */
 export function sendText(event: H3Event, text: string, contentType: string): Promise<void> {
-  return sendEncoded(event, { bytes: Buffer.from(text), codings: new Map() }, contentType);
+  return sendEncoded(event, encodedBody(Buffer.from(text)), contentType);
+}
+
+/** A body to send as {@link sendEncoded} does; kept, each of its codings is made once. */
+export function encodedBody(bytes: Buffer): Encoded {
+  return { bytes, codings: new Map() };
 }
 
 /**
  * Send `entry` in the coding the request's Accept-Encoding prefers (docs/http-interface.md,
  * "Compression"), with its exact Content-Length. HEAD gets the headers GET would, and no body.
  */
-async function sendEncoded(event: H3Event, entry: Encoded, contentType: string): Promise<void> {
+export async function sendEncoded(
+  event: H3Event,
+  entry: Encoded,
+  contentType: string,
+): Promise<void> {
   const { res, req } = event.node;
   const { coding, identity } = negotiate(req.headers["accept-encoding"]);
   // Caches must not hand a gzip body to a client that did not ask for one, whatever this one got.

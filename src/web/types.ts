@@ -1,9 +1,18 @@
 // The bodies the page reads, described by the core's own declarations where it exports them:
 // one declaration per body, shared with the server. Only types come from the core, never code.
-import type { ContainerItem, ErrorBody, ImageItem } from "../index.ts";
+import type {
+  ClusterRef,
+  ErrorBody,
+  ListAllContainersResult,
+  ListContainersResult,
+  ListDriftResult,
+  ListImagesResult,
+} from "../index.ts";
 
 export type {
+  ClusterError,
   ClusterRecord,
+  ClusterRef,
   ContainerItem,
   ErrorBody,
   ImageItem,
@@ -18,46 +27,17 @@ export type {
   VolumeItem,
 } from "../index.ts";
 
-/** A cluster as the across-cluster routes name it. */
-export interface ClusterRef {
-  id: number;
-  name: string;
-}
-
-/** A cluster that failed in an across-cluster body. */
-export interface ClusterError {
-  cluster: ClusterRef;
-  error: ErrorBody;
-}
-
 /** `/list/containers` (docs/http-interface.md, "GET /list/containers"). */
-export interface AllContainers {
-  containers: Array<ContainerItem & { cluster: ClusterRef }>;
-  running: Array<ContainerItem & { cluster: ClusterRef }>;
-  errors: ClusterError[];
-}
+export type AllContainers = ListAllContainersResult;
 
 /** `/list/:cluster/containers`. */
-export interface ClusterContainers {
-  containers: ContainerItem[];
-  running: ContainerItem[];
-}
+export type ClusterContainers = ListContainersResult;
 
 /** `/list/:cluster/images`. */
-export interface ClusterImages {
-  images: ImageItem[];
-}
+export type ClusterImages = ListImagesResult;
 
 /** `/list/drift` (docs/http-interface.md, "GET /list/drift"). */
-export interface Drift {
-  images: Array<{
-    reference: string;
-    clusters: Array<{ cluster: ClusterRef; imageIds: string[] }>;
-    drift: boolean;
-  }>;
-  engines: Array<{ cluster: ClusterRef; version: string }>;
-  errors: ClusterError[];
-}
+export type Drift = ListDriftResult;
 
 /** A line of `/events`: an engine event, a cluster's status line, or the stream's last error. */
 export interface EventLine {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
+import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_CSP, findDashboard } from "../../src/server/dashboard.ts";
 import { spawnServe } from "./helpers.ts";
@@ -39,6 +40,18 @@ describe("the page", () => {
       );
     },
   );
+
+  it("its page, scripts and styles go compressed as the browser asks, each the same bytes", async () => {
+    for (const path of ["/", ...assets]) {
+      const plain = await server.get(path);
+      const gzipped = await server.get(path, { "accept-encoding": "gzip, deflate, br, zstd" });
+      expect(gzipped.headers.vary).toBe("Accept-Encoding");
+      if (plain.body.length < 1024) continue;
+      expect(gzipped.headers["content-encoding"]).toBe("br");
+      expect(brotliDecompressSync(gzipped.body).equals(plain.body)).toBe(true);
+      expect(gzipped.headers["content-length"]).toBe(String(gzipped.body.length));
+    }
+  });
 
   it("CSP allows only the page's own origin, never inline code, eval or frames", () => {
     expect(DASHBOARD_CSP).toContain("script-src 'self';");

@@ -13,31 +13,12 @@ const dash = dashboardForFile();
 const open = dash.open;
 
 describe("a container's page", () => {
-  it("shows its facts with the environment redacted, and follows a line it writes into its logs", async () => {
+  it("shows its facts with the environment redacted, its logs, stats and processes", async () => {
     const page = await open("#/cluster/alpha/container/web");
     const logs = page.getByTestId("logs");
     await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toMatch(/out \d+/);
-    const mark = unique();
-    await docker(engines.hostA, "exec", "web", "sh", "-c", `echo ${mark} > /proc/1/fd/1`);
-    await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain(mark);
-    // stderr lines are apart, and the filter highlights matches.
+    // stderr lines are apart.
     expect(await logs.locator(".line.stderr").count()).toBeGreaterThan(0);
-    await page.getByTestId("log-filter").fill(mark);
-    await expect.poll(() => logs.locator("mark").allTextContents()).toEqual([mark]);
-    // Times on demand: the engine's RFC 3339 time of each line.
-    expect(await logs.locator(".time").count()).toBe(0);
-    await page.getByLabel("Timestamps").check();
-    expect(await logs.locator(".time").first().textContent()).toMatch(
-      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/,
-    );
-    // The download is the lines as text, made in the browser.
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download" }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe("web.log");
-    const saved = await readFile(await download.path(), "utf8");
-    expect(saved).toMatch(new RegExp(`^\\S+Z ${mark}$`, "m"));
     const text = await page.locator("main").textContent();
     expect(text).toContain("DB_PASSWORD");
     expect(text).toContain("<redacted>");
@@ -53,6 +34,49 @@ describe("a container's page", () => {
       .poll(() => page.getByRole("region", { name: "Processes" }).textContent())
       .toContain("sleep");
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("follows a line a container writes, filters, shows times and downloads", async () => {
+    // A container of its own: the fixtures' output is what other test files read.
+    const name = unique();
+    try {
+      await docker(
+        engines.hostA,
+        "run",
+        "-d",
+        "--name",
+        name,
+        "local/busybox:1",
+        "sh",
+        "-c",
+        "echo started; sleep 600",
+      );
+      const page = await open(`#/cluster/alpha/container/${name}`);
+      const logs = page.getByTestId("logs");
+      await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain("started");
+      const mark = unique();
+      await docker(engines.hostA, "exec", name, "sh", "-c", `echo ${mark} > /proc/1/fd/1`);
+      await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain(mark);
+      // The filter highlights matches.
+      await page.getByTestId("log-filter").fill(mark);
+      await expect.poll(() => logs.locator("mark").allTextContents()).toEqual([mark]);
+      // Times on demand: the engine's RFC 3339 time of each line.
+      expect(await logs.locator(".time").count()).toBe(0);
+      await page.getByLabel("Timestamps").check();
+      expect(await logs.locator(".time").first().textContent()).toMatch(
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/,
+      );
+      // The download is the lines as text, made in the browser.
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${name}.log`);
+      const saved = await readFile(await download.path(), "utf8");
+      expect(saved).toMatch(new RegExp(`^\\S+Z ${mark}$`, "m"));
+    } finally {
+      await docker(engines.hostA, "rm", "-f", name);
+    }
   });
 
   it("shows the last health probe's output", async () => {
