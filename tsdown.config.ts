@@ -12,7 +12,7 @@ export default defineConfig({
   // One file per lazy step loads faster than hundreds of package files resolved one by one.
   deps: {
     alwaysBundle: [
-      /^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem)(\/|$)/,
+      /^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem|re2js)(\/|$)/,
     ],
     neverBundle: ["typescript", "h3", "listhen"],
     onlyBundle: false,

@@ -83,3 +83,34 @@ export async function delayProxy(target, delayMs) {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { port: server.address().port, close: () => server.close() };
 }
+
+/**
+ * Start (or reuse) an engine in `dir` running `count` containers named `many-0`… of busybox
+ * running `script` (they are made once and kept); returns its DOCKER_HOST.
+ */
+export function runningEngine(dir, count, script, label = "many=1") {
+  const host = execFileSync("bash", [join(ROOT, "scripts/engine.sh"), "start", dir], {
+    encoding: "utf8",
+  }).trim();
+  const running = execFileSync("docker", ["-H", host, "ps", "-q", "--filter", `label=${label}`], {
+    encoding: "utf8",
+  })
+    .split("\n")
+    .filter(Boolean).length;
+  for (let i = running; i < count; i++)
+    execFileSync("docker", [
+      "-H",
+      host,
+      "run",
+      "-d",
+      "--name",
+      `many-${label.replace(/\W/g, "")}-${i}`,
+      "-l",
+      label,
+      "local/busybox:1",
+      "sh",
+      "-c",
+      script,
+    ]);
+  return host;
+}

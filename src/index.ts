@@ -117,5 +117,48 @@ export type { ListVolumesResult, VolumeItem } from "./core/objects/volumes.ts";
 export { listDrift } from "./core/objects/drift.ts";
 export type { DriftImage, ListDriftResult } from "./core/objects/drift.ts";
 
+// Many containers at once, chosen by a selection: `/logs`, `/stats`; and disk usage, `/list/…/df`.
+export { selectContainers, MAX_SELECTION } from "./core/containers/selection.ts";
+export type {
+  Selection,
+  SelectContainersOptions,
+  SelectContainersResult,
+  SelectedContainer,
+  SelectionError,
+} from "./core/containers/selection.ts";
+export { readAllStats, streamAllStats } from "./core/containers/all-stats.ts";
+export type {
+  AllStatsOptions,
+  AllStatsResult,
+  ContainerStatsItem,
+} from "./core/containers/all-stats.ts";
+export { readMergedLogs, parseMergedLogsQuery } from "./core/containers/merged-logs.ts";
+export type {
+  MergedLogLine,
+  MergedLogsOptions,
+  MergedLogsQuery,
+  ReadMergedLogsResult,
+} from "./core/containers/merged-logs.ts";
+export { followMergedLogs } from "./core/containers/follow-merged-logs.ts";
+export type {
+  FollowMergedLogsOptions,
+  LogStatusLine,
+} from "./core/containers/follow-merged-logs.ts";
+export {
+  readDiskUsage,
+  readAllDiskUsage,
+  parseDiskUsageTypes,
+  DISK_USAGE_TYPES,
+} from "./core/clusters/disk-usage.ts";
+export type {
+  AllDiskUsageResult,
+  ClusterDiskUsage,
+  DiskUsageOptions,
+  DiskUsageResult,
+  DiskUsageSummary,
+  DiskUsageType,
+  EngineDiskUsage,
+} from "./core/clusters/disk-usage.ts";
+
 // The body of `/detail`, the index of the detail routes (the server makes it from its routes).
 export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";

@@ -1,15 +1,44 @@
 // A container's output and processes: its live output (attach), its processes (top), its logs and
 // its stats, each entry its route and the command that mirrors it.
+import type { AllStatsResult } from "../core/containers/all-stats.ts";
+import type { OutputLine } from "../core/containers/container-output.ts";
+import type { LogStatusLine } from "../core/containers/follow-merged-logs.ts";
+import type { ReadLogsResult } from "../core/containers/logs.ts";
+import type { MergedLogLine, ReadMergedLogsResult } from "../core/containers/merged-logs.ts";
+import type { StatsSample } from "../core/containers/stats.ts";
 import type { Operation } from "./operation.ts";
 import {
+  acrossHooks,
   CLUSTER_ARG,
   CONTAINER_ARG,
   CONTAINER_ERRORS,
+  filterOption,
   containerOf,
   defineCommand,
   itemArgs,
+  LOG_RANGE_QUERY,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
+import {
+  clustersOf,
+  OPTIONAL_CONTAINER,
+  selectionCheck,
+  SELECTION_OPTIONS,
+  selectionOptions,
+} from "./selection-flags.ts";
+
+/** What `docklens logs` prints: one container's lines, or a selection's (and its status lines). */
+type LogsResult =
+  ReadLogsResult | OutputLine | ReadMergedLogsResult | MergedLogLine | LogStatusLine;
+/** What `docklens stats` prints: one container's sample, or a round of a selection's. */
+type StatsResult = StatsSample | AllStatsResult;
+
+/** A selection's lines and bodies carry their cluster, or (a body) its errors. */
+function isSelectionLogs(
+  result: LogsResult,
+): result is ReadMergedLogsResult | MergedLogLine | LogStatusLine {
+  return "cluster" in result || "errors" in result;
+}
 
 const logs = () => import("../core/containers/logs.ts");
 const stats = () => import("../core/containers/stats.ts");
@@ -89,13 +118,7 @@ export const containerLogs: Operation = {
         description:
           "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
       },
-      since: { kind: "time", description: "From this time" },
-      until: { kind: "time", description: "Up to this time" },
-      stream: {
-        kind: "choice",
-        description: "stdout, stderr or both (default both)",
-        values: ["stdout", "stderr", "both"],
-      },
+      ...LOG_RANGE_QUERY,
       timestamps: { kind: "boolean", description: "Each line's time from the engine" },
       follow: {
         kind: "boolean",
@@ -114,8 +137,10 @@ export const containerLogs: Operation = {
   },
   command: defineCommand({
     name: ["logs"],
-    description: "print the logs of a container, like docker logs",
-    args: [CLUSTER_ARG, CONTAINER_ARG],
+    description:
+      "print the logs of a container, like docker logs; without one, the merged logs of a " +
+      "selection, like docker compose logs",
+    args: OPTIONAL_CONTAINER,
     options: [
       { flags: "-n, --tail <lines>", description: 'last lines to show, or "all"', default: "100" },
       {
@@ -129,28 +154,64 @@ export const containerLogs: Operation = {
         flags: "-f, --follow",
         description: "keep printing new lines until Ctrl-C or the container stops",
       },
+      ...SELECTION_OPTIONS,
+      { ...filterOption("containers"), flags: "--filter <key=value>" },
+      {
+        flags: "--grep <pattern>",
+        description: "only lines this regular expression (RE2) matches",
+      },
     ],
     examples: [
       ["docklens logs local web -n 20"],
       ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
       ["docklens logs local web -f --stream stderr"],
+      ["docklens logs --project shop -f", "a compose project's logs, merged across clusters"],
+      ["docklens logs --filter name=web --grep 'error|timeout' -n 50"],
     ],
-    call: async (args, options, coreOptions) => {
-      const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
-      // The flags as the query of the logs route, checked by the same code.
-      const query = parseLogsQuery({
+    check: ([, name], options) => selectionCheck(name, options),
+    call: async (
+      [cluster, name],
+      options,
+      coreOptions,
+    ): Promise<LogsResult | AsyncGenerator<LogsResult>> => {
+      const flags = {
         tail: options.tail,
         stream: options.stream,
         ...(options.since !== undefined ? { since: options.since } : {}),
         ...(options.until !== undefined ? { until: options.until } : {}),
-        ...(options.timestamps ? { timestamps: "true" } : {}),
         ...(options.follow ? { follow: "true" } : {}),
+      };
+      if (name === undefined) {
+        // The flags as the query of /logs, checked by the same code.
+        const { parseMergedLogsQuery, readMergedLogs } =
+          await import("../core/containers/merged-logs.ts");
+        const selection = await selectionOptions(cluster, options, coreOptions);
+        const query = parseMergedLogsQuery({
+          ...flags,
+          ...(options.grep !== undefined ? { grep: options.grep } : {}),
+        });
+        if (!query.follow) return readMergedLogs({ ...selection, query });
+        const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
+        return followMergedLogs({ ...selection, query });
+      }
+      const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
+      // The flags as the query of the logs route, checked by the same code.
+      const query = parseLogsQuery({
+        ...flags,
+        ...(options.timestamps ? { timestamps: "true" } : {}),
       });
+      const ref = { cluster: cluster!, name };
       return query.follow
-        ? followContainerLogs(itemArgs(args), { ...coreOptions, query })
-        : readContainerLogs(itemArgs(args), { ...coreOptions, query });
+        ? followContainerLogs(ref, { ...coreOptions, query })
+        : readContainerLogs(ref, { ...coreOptions, query });
     },
-    view: (render) => render.logsView,
+    view: (render, options) => {
+      const merged = render.createMergedLogsView(Boolean(options.timestamps));
+      // A selection's lines and bodies carry their cluster, or (a body) its errors.
+      return (result: LogsResult, colors) =>
+        isSelectionLogs(result) ? merged(result, colors) : render.logsView(result, colors);
+    },
+    hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),
 };
 
@@ -173,19 +234,52 @@ export const containerStats: Operation = {
   },
   command: defineCommand({
     name: ["stats"],
-    description: "show a container's resource use, like docker stats",
-    args: [CLUSTER_ARG, CONTAINER_ARG],
-    options: [{ flags: "--stream", description: "refresh with every engine sample until Ctrl-C" }],
+    description:
+      "show a container's resource use, like docker stats; without one, every running " +
+      "container's of a selection, redrawn until Ctrl-C",
+    args: OPTIONAL_CONTAINER,
+    options: [
+      {
+        flags: "--stream",
+        description:
+          "refresh with every engine sample until Ctrl-C (without a container, the default)",
+      },
+      {
+        flags: "--no-stream",
+        description: "one round of every container, as docker stats --no-stream",
+      },
+      ...SELECTION_OPTIONS,
+      filterOption("containers"),
+    ],
     examples: [
       ["docklens stats local web"],
       ["docklens stats local web --json | jq .summary.memoryPercent"],
+      ["docklens stats", "every running container of every cluster, until Ctrl-C"],
+      ["docklens stats prod --no-stream --project shop"],
     ],
-    call: async (args, options, coreOptions) => {
+    check: ([, name], options) => selectionCheck(name, options),
+    call: async (
+      [cluster, name],
+      options,
+      coreOptions,
+    ): Promise<StatsResult | AsyncGenerator<StatsResult>> => {
+      if (name === undefined) {
+        const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
+        const selection = await selectionOptions(cluster, options, coreOptions);
+        return options.stream === false ? readAllStats(selection) : streamAllStats(selection);
+      }
       const { readContainerStats, streamContainerStats } = await stats();
+      const ref = { cluster: cluster!, name };
       return options.stream
-        ? streamContainerStats(itemArgs(args), coreOptions)
-        : readContainerStats(itemArgs(args), coreOptions);
+        ? streamContainerStats(ref, coreOptions)
+        : readContainerStats(ref, coreOptions);
     },
-    view: (render, options) => render.createStatsView(Boolean(options.stream)),
+    view: (render, options) => {
+      const one = render.createStatsView(Boolean(options.stream));
+      const all = render.createAllStatsView(options.stream !== false);
+      return (result: StatsResult, colors) =>
+        "stats" in result ? all(result, colors) : one(result, colors);
+    },
+    hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),
 };

@@ -93,6 +93,16 @@ export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks
 
 /** `filter`, repeatable, with docker's keys for `kind`. */
 export const filterQuery = (kind: FilterKind): QueryDecl => ({ kind: "filter", of: kind });
+/** `since`, `until` and `stream`: which of a container's lines logs read, of one or of many. */
+export const LOG_RANGE_QUERY: Record<string, QueryDecl> = {
+  since: { kind: "time", description: "From this time" },
+  until: { kind: "time", description: "Up to this time" },
+  stream: {
+    kind: "choice",
+    description: "stdout, stderr or both (default both)",
+    values: ["stdout", "stderr", "both"],
+  },
+};
 /** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
 export const CLUSTERS_QUERY: QueryDecl = { kind: "clusters" };
 

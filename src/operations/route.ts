@@ -23,13 +23,16 @@ export class Streamed {
 /**
  * A query parameter, by the kind of value it takes; the server turns each kind into the JSON
  * Schema of exactly the values the core accepts (server/query-params.ts), as it does for path
- * parameters. `filter` and `clusters` repeat; the others come once, with a description.
+ * parameters. `filter`, `clusters` and `choices` repeat; the others come once, with a
+ * description (`name` a name as names.ts checks them, `pattern` any text up to `maxLength`).
  */
 export type QueryDecl =
   | { kind: "filter"; of: FilterKind }
   | { kind: "clusters" }
   | { kind: "time" | "boolean" | "tail" | "psArgs"; description: string }
-  | { kind: "choice"; description: string; values: readonly string[] };
+  | { kind: "choice"; description: string; values: readonly string[] }
+  | { kind: "choices"; description: string; values: readonly string[] }
+  | { kind: "name" | "pattern"; description: string; maxLength: number };
 
 /** One route of the HTTP interface. */
 export interface RouteSpec {

@@ -6,6 +6,7 @@ import type { AnyCommandSpec } from "./command.ts";
 import { DETAIL_COMMANDS, DETAIL_OPERATIONS } from "./details.ts";
 import { LIST_OPERATIONS } from "./lists.ts";
 import { commandsOf, routesOf, type Operation } from "./operation.ts";
+import { clusterDiskUsage, SELECTION_OPERATIONS } from "./selection.ts";
 import { defineCommand } from "./parts.ts";
 
 const config: Operation = {
@@ -55,7 +56,9 @@ const index: Operation = {
 /** Every operation, in the order of the route table (docs/http-interface.md, "Routes"). */
 export const OPERATIONS: Operation[] = [
   ...LIST_OPERATIONS,
+  clusterDiskUsage,
   ...ACROSS_OPERATIONS,
+  ...SELECTION_OPERATIONS,
   config,
   index,
   ...DETAIL_OPERATIONS,
@@ -63,6 +66,6 @@ export const OPERATIONS: Operation[] = [
 
 /** The commands of the operations, in the order the help lists them. */
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
-  ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, config, index]),
+  ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
 ];

@@ -185,21 +185,23 @@ export const SCHEMAS = {
   AttachLine: closed({ stream: { type: "string", enum: ["stdout", "stderr"] }, text: str }),
   Processes: closed({ Titles: arrayOf(str), Processes: arrayOf(arrayOf(str)) }),
   StatsSample: closed({
-    summary: closed(
-      counts([
-        "cpuPercent",
-        "memoryUsage",
-        "memoryLimit",
-        "memoryPercent",
-        "netRx",
-        "netTx",
-        "blockRead",
-        "blockWrite",
-        "pids",
-      ]),
-    ),
+    summary: ref("StatsSummary"),
     raw: { type: "object", description: "The engine's stats body" },
   }),
+  /** The figures `docker stats` shows, in one container's sample and in `/stats`' rounds. */
+  StatsSummary: closed(
+    counts([
+      "cpuPercent",
+      "memoryUsage",
+      "memoryLimit",
+      "memoryPercent",
+      "netRx",
+      "netTx",
+      "blockRead",
+      "blockWrite",
+      "pids",
+    ]),
+  ),
   ImageDetail: obj(
     { Id: str, RepoTags: nullable("array"), Created: str, Size: int, Config: nullable("object") },
     ["Id"],

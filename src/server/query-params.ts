@@ -66,5 +66,22 @@ export function queryParam(decl: QueryDecl): QueryParam {
       return { description: decl.description, schema: { type: "string", pattern: PS_ARGS.source } };
     case "choice":
       return { description: decl.description, schema: { type: "string", enum: [...decl.values] } };
+    case "choices":
+      return {
+        description: decl.description,
+        schema: { type: "array", items: { type: "string", enum: [...decl.values] } },
+        repeatable: true,
+      };
+    case "name":
+      return {
+        description: decl.description,
+        schema: { type: "string", pattern: NAME_PATTERN.source, maxLength: decl.maxLength },
+      };
+    case "pattern":
+      return {
+        description: decl.description,
+        // Any text of 1 to maxLength characters; what it must be beyond that, the core checks.
+        schema: { type: "string", pattern: `^[\\s\\S]{1,${decl.maxLength}}$` },
+      };
   }
 }

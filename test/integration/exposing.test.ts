@@ -56,6 +56,10 @@ describe("tokens per cluster", () => {
       ["/detail/bravo/container/b-one", "/detail/nope/container/b-one"],
       ["/detail/bravo/container/b-one/logs", "/detail/nope/container/b-one/logs"],
       ["/list/containers?cluster=bravo", "/list/containers?cluster=nope"],
+      ["/list/bravo/df", "/list/nope/df"],
+      ["/list/df?cluster=bravo", "/list/df?cluster=nope"],
+      ["/logs?cluster=bravo", "/logs?cluster=nope"],
+      ["/stats?cluster=bravo", "/stats?cluster=nope"],
     ]) {
       const [a, b] = await Promise.all([
         as("team-a-secret", hidden!),
@@ -80,6 +84,20 @@ describe("tokens per cluster", () => {
       ),
     ).toEqual(["alpha"]);
     expect((await as("team-a-secret", "/list/alpha/containers")).status).toBe(200);
+    // The routes over many containers and clusters see only its clusters too.
+    const [df, stats, logs] = await Promise.all(
+      ["/list/df", "/stats", "/logs?tail=1"].map(
+        async (path) => (await as("team-a-secret", path)).json,
+      ),
+    );
+    const names = (items: Array<{ cluster: { name: string } }>) =>
+      new Set(items.map((item) => item.cluster.name));
+    expect([names(df.clusters), names(stats.stats), names(logs.lines)]).toEqual([
+      new Set(["alpha"]),
+      new Set(["alpha"]),
+      new Set(["alpha"]),
+    ]);
+    expect([df.errors, stats.errors, logs.errors]).toEqual([[], [], []]);
   });
 
   it("--token and a token from the environment see every cluster; anything else is 401", async () => {

@@ -27,11 +27,18 @@ import type {
   NetworkItem,
   InspectImageResult,
   InspectContainerResult,
+  AllDiskUsageResult,
+  AllStatsResult,
+  DiskUsageResult,
+  LogStatusLine,
+  MergedLogLine,
+  ReadMergedLogsResult,
 } from "../../src/index.ts";
+import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
 import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
-type Schemas = typeof SCHEMAS;
+type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS;
 /**
  * A schema's type without the `[x: string]: unknown` of an open object (other properties
  * allowed): the published interfaces name their fields and have none. A map's index signature
@@ -72,6 +79,12 @@ interface Published {
   Network: NetworkItem;
   ClusterRef: ClusterRef;
   ClusterError: ClusterError;
+  DiskUsage: DiskUsageResult;
+  AllDiskUsage: AllDiskUsageResult;
+  MergedLogLine: MergedLogLine;
+  MergedLogLines: ReadMergedLogsResult;
+  MergedLogItem: MergedLogLine | LogStatusLine;
+  AllStats: AllStatsResult;
 }
 
 /**
@@ -111,6 +124,12 @@ describe("the body schemas and the published body types", () => {
       Network: true,
       ClusterRef: true,
       ClusterError: true,
+      DiskUsage: true,
+      AllDiskUsage: true,
+      MergedLogLine: true,
+      MergedLogLines: true,
+      MergedLogItem: true,
+      AllStats: true,
     };
     const names = new Set([...Object.keys(checked), ...UNCHECKED]);
     for (const route of API_ROUTES) {

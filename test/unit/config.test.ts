@@ -18,6 +18,7 @@ describe("normalizeConfig", () => {
             timeoutMs: 50,
             maxConcurrency: 2,
             cacheTtlMs: 0,
+            diskUsageTimeoutMs: 90_000,
           },
           { id: 9, name: "c", host: "h", tls: {} },
         ],
@@ -39,6 +40,7 @@ describe("normalizeConfig", () => {
         timeoutMs: 900,
         maxConcurrency: 8,
         cacheTtlMs: 250,
+        diskUsageTimeoutMs: 60_000,
         source: "config",
       },
       {
@@ -52,6 +54,7 @@ describe("normalizeConfig", () => {
         timeoutMs: 50,
         maxConcurrency: 2,
         cacheTtlMs: 0,
+        diskUsageTimeoutMs: 90_000,
         source: "config",
       },
       {
@@ -66,6 +69,7 @@ describe("normalizeConfig", () => {
         maxConcurrency: 8,
         cacheTtlMs: 250,
         tls: {},
+        diskUsageTimeoutMs: 60_000,
         source: "config",
       },
     ]);
@@ -227,6 +231,7 @@ describe("loadConfig without a config file", () => {
         timeoutMs: DEFAULT_TIMEOUT_MS,
         maxConcurrency: 8,
         cacheTtlMs: 0,
+        diskUsageTimeoutMs: 60_000,
         source: "default",
       },
     ]);

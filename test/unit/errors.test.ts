@@ -14,6 +14,7 @@ const cluster: ClusterConfig = {
   timeoutMs: 1500,
   maxConcurrency: 8,
   cacheTtlMs: 0,
+  diskUsageTimeoutMs: 60_000,
   source: "config",
 };
 const statuses = {

@@ -91,4 +91,28 @@ describe("createOutputDecoder", () => {
       out("plain"),
     ]);
   });
+
+  it("makes a line the engine cut into 16 KiB pieces, each with its timestamp, one line again", () => {
+    const euro = Buffer.from("€");
+    const first = Buffer.concat([Buffer.from("2026-11-21T05:31:25.1Z a"), euro.subarray(0, 1)]);
+    const second = Buffer.concat([Buffer.from("2026-11-21T05:31:25.2Z "), euro.subarray(1)]);
+    const lines = decode(
+      [
+        ...slices(
+          Buffer.concat([
+            frame(1, first),
+            frame(2, "2026-11-21T05:31:25.15Z apart\n"),
+            frame(1, second),
+            frame(1, "2026-11-21T05:31:25.3Z b\n"),
+          ]),
+          5,
+        ),
+      ],
+      { multiplexed: true, timestamps: true },
+    );
+    expect(lines).toEqual([
+      { stream: "stderr", time: "2026-11-21T05:31:25.15Z", text: "apart" },
+      { stream: "stdout", time: "2026-11-21T05:31:25.1Z", text: "a€b" },
+    ]);
+  });
 });

@@ -129,6 +129,7 @@ describe("shared bodies", () => {
     const cluster = { id: 1, name: "a", timeoutMs: 1000 } as ClusterConfig;
     const slot: EngineSlot = {
       limiter: new Limiter(4),
+      samples: new Limiter(4),
       reads: new Coalescer<ReadKey>(),
       calls: 0,
       failures: new Map(),

@@ -111,6 +111,18 @@ export function formatBytes(bytes: number | undefined): string {
   return `${unit === 0 ? value : value.toFixed(value < 10 ? 2 : 1).replace(/\.0+$/, "")}${units[unit]}`;
 }
 
+/** Sizes as `docker system df` shows them (`units.HumanSize`): decimal units, four significant digits, `2.1MB`. */
+export function humanSize(bytes: number): string {
+  const units = ["B", "kB", "MB", "GB", "TB", "PB"];
+  let size = bytes;
+  let unit = 0;
+  while (size >= 1000 && unit < units.length - 1) {
+    size /= 1000;
+    unit++;
+  }
+  return `${Number(size.toPrecision(4))}${units[unit]}`;
+}
+
 /** `key=value` pairs of a label map, sorted, comma-separated (or one a line, with `"\n"`). */
 export function formatLabels(
   labels: Record<string, string> | null | undefined,

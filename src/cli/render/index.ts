@@ -6,3 +6,4 @@ export * from "./containers.ts";
 export * from "./details.ts";
 export * from "./lists.ts";
 export * from "./streams.ts";
+export * from "./selection.ts";

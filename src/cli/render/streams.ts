@@ -5,7 +5,7 @@ import type { AttachLine } from "../../core/containers/attach.ts";
 import type { OutputLine } from "../../core/containers/container-output.ts";
 import type { ReadLogsResult } from "../../core/containers/logs.ts";
 import type { ListProcessesResult } from "../../core/containers/processes.ts";
-import type { StatsSample } from "../../core/containers/stats.ts";
+import type { StatsSample, StatsSummary } from "../../core/containers/stats.ts";
 import type { ClusterEvent, EventStatus } from "../../core/clusters/events.ts";
 import { formatBytes, renderTable, shortId } from "./format.ts";
 
@@ -31,9 +31,17 @@ export function logsView(result: ReadLogsResult | OutputLine, colors: ChalkInsta
 export function createStatsView(
   stream: boolean,
 ): (sample: StatsSample, colors: ChalkInstance) => string {
+  const draw = inPlace(stream);
+  return (sample, colors) => draw(statsTable(sample, colors));
+}
+
+/**
+ * Each table it is given, redrawn over the last one in place when `stream` on a terminal (the
+ * cursor goes up as many lines as the last one had, and clears to the end).
+ */
+export function inPlace(stream: boolean): (table: string) => string {
   let drawn = 0;
-  return (sample, colors) => {
-    const table = statsTable(sample, colors);
+  return (table) => {
     const redraw = stream && process.stdout.isTTY && drawn ? `\u001b[${drawn}A\u001b[J` : "";
     drawn = table.split("\n").length;
     return redraw + table;
@@ -41,13 +49,31 @@ export function createStatsView(
 }
 
 /** The columns of `docker stats`. */
+export const STATS_HEAD = [
+  "CONTAINER ID",
+  "NAME",
+  "CPU %",
+  "MEM USAGE / LIMIT",
+  "MEM %",
+  "NET I/O",
+  "BLOCK I/O",
+  "PIDS",
+];
+
 function statsTable(sample: StatsSample, colors: ChalkInstance): string {
   const { summary, raw } = sample;
+  const id = typeof raw.id === "string" ? raw.id : "";
+  const name = (typeof raw.name === "string" ? raw.name : "").replace(/^\//, "");
+  return renderTable(STATS_HEAD, [statsRow(id, name, summary)], colors);
+}
+
+/** A row of {@link STATS_HEAD}: a container's figures as `docker stats` prints them. */
+export function statsRow(id: string, name: string, summary: StatsSummary): string[] {
   const percent = (value: number) => `${value.toFixed(2)}%`;
   const pair = (a: number, b: number) => `${formatBytes(a)} / ${formatBytes(b)}`;
-  const row = [
-    shortId(typeof raw.id === "string" ? raw.id : ""),
-    (typeof raw.name === "string" ? raw.name : "").replace(/^\//, ""),
+  return [
+    shortId(id),
+    name,
     percent(summary.cpuPercent),
     pair(summary.memoryUsage, summary.memoryLimit),
     percent(summary.memoryPercent),
@@ -55,11 +81,6 @@ function statsTable(sample: StatsSample, colors: ChalkInstance): string {
     pair(summary.blockRead, summary.blockWrite),
     String(summary.pids),
   ];
-  return renderTable(
-    ["CONTAINER ID", "NAME", "CPU %", "MEM USAGE / LIMIT", "MEM %", "NET I/O", "BLOCK I/O", "PIDS"],
-    [row],
-    colors,
-  );
 }
 
 /** `docklens top`: the engine's titles and rows, as `docker top` prints them. */

@@ -14,6 +14,8 @@ export interface EngineTuning {
   maxConcurrency: number;
   /** How long a read may be served again after it came; 0: only identical reads in flight share it. */
   cacheTtlMs: number;
+  /** Time limit of `/system/df`, which walks every layer and volume: slow on big hosts. */
+  diskUsageTimeoutMs: number;
 }
 
 /** The tuning of a cluster that sets none. */
@@ -21,6 +23,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   timeoutMs: DEFAULT_TIMEOUT_MS,
   maxConcurrency: 8,
   cacheTtlMs: 0,
+  diskUsageTimeoutMs: 60_000,
 };
 /** Icon of a cluster that sets none (docs/http-interface.md, "Configuration file"). */
 export const DEFAULT_ICON = "🐳";
@@ -104,6 +107,7 @@ export function toClusterConfig(
     timeoutMs: cluster.timeoutMs ?? defaults.timeoutMs,
     maxConcurrency: cluster.maxConcurrency ?? defaults.maxConcurrency,
     cacheTtlMs: cluster.cacheTtlMs ?? defaults.cacheTtlMs,
+    diskUsageTimeoutMs: cluster.diskUsageTimeoutMs ?? defaults.diskUsageTimeoutMs,
     ...(cluster.tls ? { tls: cluster.tls } : {}),
     ...(cluster.ssh ? { ssh: cluster.ssh } : {}),
     source: cluster.source ?? "config",

@@ -25,6 +25,7 @@ const timeoutMs = integer.check(
 );
 const tuning = {
   timeoutMs: z.optional(timeoutMs),
+  diskUsageTimeoutMs: z.optional(timeoutMs),
   maxConcurrency: z.optional(
     integer.check(z.minimum(1, "expected at least 1"), z.maximum(256, "expected at most 256")),
   ),
@@ -164,6 +165,8 @@ export interface EngineTuningInput {
   maxConcurrency?: number;
   /** How long a read may be served again, 0 to 600000 ms; default 0. */
   cacheTtlMs?: number;
+  /** Time limit of the engine's disk usage (`/system/df`), 1 to 600000 ms; default 60000. */
+  diskUsageTimeoutMs?: number;
 }
 
 /** A cluster of the config file, as written. */

@@ -35,9 +35,10 @@ const TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)
  */
 export function createOutputDecoder(options: OutputDecoderOptions): OutputDecoder {
   let pending: Buffer = Buffer.alloc(0);
+  // `open`: the last frame ended inside a line, which the engine cut at 16 KiB.
   const streams = {
-    stdout: { decoder: new StringDecoder("utf8"), partial: "" },
-    stderr: { decoder: new StringDecoder("utf8"), partial: "" },
+    stdout: { decoder: new StringDecoder("utf8"), partial: "", open: false },
+    stderr: { decoder: new StringDecoder("utf8"), partial: "", open: false },
   };
 
   const toLines = (name: OutputLine["stream"], text: string, flush: boolean): OutputLine[] => {
@@ -66,13 +67,17 @@ export function createOutputDecoder(options: OutputDecoderOptions): OutputDecode
         const size = pending.readUInt32BE(4);
         if (pending.length < HEADER + size) break;
         const name = pending[0] === 2 ? "stderr" : "stdout";
-        lines.push(
-          ...toLines(
-            name,
-            streams[name].decoder.write(pending.subarray(HEADER, HEADER + size)),
-            false,
-          ),
-        );
+        const state = streams[name];
+        let payload = pending.subarray(HEADER, HEADER + size);
+        // Each 16 KiB piece of a long line carries its own timestamp: the line's first one stays.
+        // Cut as bytes, before decoding: a piece may end inside a UTF-8 character.
+        const stamp =
+          options.timestamps && state.open
+            ? TIMESTAMP.exec(payload.subarray(0, 48).toString("latin1"))
+            : null;
+        if (stamp) payload = payload.subarray(stamp[0].length);
+        if (size) state.open = pending[HEADER + size - 1] !== 0x0a;
+        lines.push(...toLines(name, state.decoder.write(payload), false));
         pending = pending.subarray(HEADER + size);
       }
       return lines;

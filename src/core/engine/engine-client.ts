@@ -6,9 +6,10 @@ import type { ClusterConfig } from "../config/cluster-config.ts";
 /**
  * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,
  * while streams (logs --follow, stats, attach) last long and so use a pool of their own, so that
- * many open streams never starve the calls.
+ * many open streams never starve the calls. Stats samples of many containers (each waits about a
+ * second for the engine's second reading) have a keep-alive pool of their own, for the same reason.
  */
-const MAX_SOCKETS = { call: 16, stream: 256 } as const;
+const MAX_SOCKETS = { call: 16, stream: 256, sample: 64 } as const;
 
 /** A dockerode client and how to close its idle connections. */
 export interface EngineClient {
@@ -17,8 +18,8 @@ export interface EngineClient {
 }
 
 /**
- * Which connections an engine client uses: calls share a small keep-alive pool; streams have
- * their own.
+ * Which connections an engine client uses: calls share a small keep-alive pool; streams and
+ * stats samples have their own.
  */
 export type EnginePurpose = keyof typeof MAX_SOCKETS;
 
@@ -59,7 +60,7 @@ export async function createEngineClient(
     Object.assign(options, keys);
     const https = process.getBuiltinModule("node:https"); // TLS loads only for TLS engines.
     agent = new https.Agent({
-      keepAlive: purpose === "call",
+      keepAlive: purpose !== "stream",
       maxSockets: MAX_SOCKETS[purpose],
       ...keys,
     });
@@ -85,7 +86,7 @@ export async function createEngineClient(
     // No TLS, so no server name: without one, Node derives it for every request and checks it
     // with net.isIP, whose IPv6 pattern costs a CLI run about 3 ms to compile on first use.
     agent = new http.Agent({
-      keepAlive: purpose === "call",
+      keepAlive: purpose !== "stream",
       maxSockets: MAX_SOCKETS[purpose],
       servername: "",
     } as import("node:http").AgentOptions);

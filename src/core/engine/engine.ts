@@ -35,8 +35,10 @@ export interface CallEngineOptions extends CoreOptions {
    * result), so the result is shared too and must never be changed.
    */
   read?: EngineRead;
-  /** The client to use: `stream` for calls that open a long stream. */
+  /** The client to use: `stream` for calls that open a long stream, `sample` for stats samples. */
   purpose?: EnginePurpose;
+  /** This call's own time limit, in place of the cluster's `timeoutMs` (a slow `/system/df`). */
+  timeoutMs?: number;
 }
 
 /**
@@ -54,9 +56,10 @@ export function callEngine<T>(
   const call = async (caller: AbortSignal | undefined) => {
     slot.calls++;
     try {
-      return await withDeadline(cluster, caller, options.statuses, (signal) =>
+      const limit = options.timeoutMs ?? cluster.timeoutMs;
+      return await withDeadline(cluster, limit, caller, options.statuses, (signal) =>
         // The limiter settles on abort, waiting or running, even if a library ignores the signal.
-        slot.limiter.run(
+        (options.purpose === "sample" ? slot.samples : slot.limiter).run(
           async () => run(await fleetEngine(options.fleet, cluster, options.purpose), signal),
           signal,
         ),
@@ -81,16 +84,18 @@ export function callEngine<T>(
 /** `work` under the cluster's time limit (and the caller's signal), its errors translated. */
 async function withDeadline<T>(
   cluster: ClusterConfig,
+  limitMs: number,
   caller: AbortSignal | undefined,
   statuses: StatusErrors | undefined,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const deadline = AbortSignal.timeout(cluster.timeoutMs);
+  const deadline = AbortSignal.timeout(limitMs);
   try {
     return await work(caller ? AbortSignal.any([deadline, caller]) : deadline);
   } catch (error) {
     throw translateEngineError(error, cluster, {
       timedOut: deadline.aborted,
+      limitMs,
       ...(statuses ? { statuses } : {}),
     });
   }
@@ -172,14 +177,17 @@ const AMBIGUOUS = /multiple IDs found with provided prefix|is ambiguous \(\d+ ma
 export function translateEngineError(
   error: unknown,
   cluster: ClusterConfig,
-  context: { timedOut?: boolean; statuses?: StatusErrors } = {},
+  context: { timedOut?: boolean; limitMs?: number; statuses?: StatusErrors } = {},
 ): DocklensError {
   if (isDocklensError(error)) return error;
   const fail = (code: ErrorCode, message: string, param?: string) =>
     new DocklensError(code, message, { param, cause: error });
   const where = engineOf(cluster);
   if (context.timedOut)
-    return fail("ENGINE_TIMEOUT", `${where} did not answer within ${cluster.timeoutMs} ms`);
+    return fail(
+      "ENGINE_TIMEOUT",
+      `${where} did not answer within ${context.limitMs ?? cluster.timeoutMs} ms`,
+    );
   const err = error as {
     name?: string;
     code?: string;

@@ -11,12 +11,20 @@ import type { ReadKey } from "./shared-reads.ts";
 /** Per cluster: the bound on calls in flight, the sharing of identical reads, and what the calls came to. */
 export interface EngineSlot {
   limiter: Limiter;
+  /**
+   * The bound on stats samples in flight: each waits about a second on the engine's second
+   * reading, not on its work, so they have a wider bound of their own rather than hold the calls'.
+   */
+  samples: Limiter;
   reads: Coalescer<ReadKey>;
   /** Engine calls made (a shared read counts once). */
   calls: number;
   /** Those that failed, by error code. */
   failures: Map<ErrorCode, number>;
 }
+
+/** Stats samples in flight per engine at most (the engine client's pool for them is as wide). */
+const MAX_SAMPLES = 64;
 
 /** Marks a fleet {@link createFleet} made: one built by hand has no engine clients. */
 const MADE: unique symbol = Symbol("docklens fleet");
@@ -114,6 +122,7 @@ export function createFleet(config: DocklensConfig): Fleet {
       if (!slot) {
         slot = {
           limiter: new Limiter(cluster.maxConcurrency),
+          samples: new Limiter(MAX_SAMPLES),
           reads: new Coalescer<ReadKey>(cluster.cacheTtlMs),
           calls: 0,
           failures: new Map(),

@@ -13,13 +13,15 @@ type Filters = Readonly<Record<string, readonly string[]>>;
  * shapes its body one way: `container`, `image`, `volume` and `network` are an inspect body by
  * the checked name or id; `containers` (docklens's list and its running part), `images`,
  * `volumes` and `networks` a list with docker's filters; `version` the engine's `/version`;
- * `info` its `/info` with the number of volumes; `across` the body of a read over the clusters
- * of these ids, put together from each one's (a fleet's, where the others are a cluster's).
+ * `info` its `/info` with the number of volumes; `disk-usage` its `/system/df` of the kinds
+ * named (all of them when none are); `across` the body of a read over the clusters of these ids,
+ * put together from each one's (a fleet's, where the others are a cluster's).
  */
 export type EngineRead =
   | { kind: "container" | "image" | "volume" | "network"; name: string }
   | { kind: "containers" | "images" | "volumes" | "networks"; filters: Filters | undefined }
   | { kind: "version" | "info" }
+  | { kind: "disk-usage"; types: readonly string[] | undefined }
   | { kind: "across"; read: EngineRead; clusters: readonly number[] };
 
 declare const READ_KEY: unique symbol;
@@ -51,6 +53,8 @@ export function readKey(read: EngineRead): ReadKey {
     case "version":
     case "info":
       return JSON.stringify([read.kind]) as ReadKey;
+    case "disk-usage":
+      return JSON.stringify([read.kind, [...new Set(read.types ?? [])].sort()]) as ReadKey;
     case "across":
       return JSON.stringify([read.kind, readKey(read.read), read.clusters]) as ReadKey;
   }

@@ -6,7 +6,7 @@ import {
 } from "../engine/across-clusters.ts";
 import { compareStrings } from "../compare.ts";
 import { listContainers } from "../containers/containers.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { readEngineVersion } from "../engine/engine-version.ts";
 
 /** One image reference that containers of several clusters run, and what it is on each. */
 export interface DriftImage {
@@ -44,16 +44,7 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
   const { results, errors } = await acrossClusters(options, async (config) => {
     const [{ containers }, version] = await Promise.all([
       listContainers(String(config.id), options),
-      callEngine(
-        config,
-        async (docker, signal) =>
-          expectBody<{ Version?: string }>(
-            await dialEngine(docker, "/version", signal),
-            "object",
-            config,
-          ),
-        { ...options, read: { kind: "version" } },
-      ),
+      readEngineVersion(config, options),
     ]);
     return { containers, version: version.Version ?? "" };
   });

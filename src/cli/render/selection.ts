@@ -1,0 +1,143 @@
+// What many containers at once show: merged logs, stats of every container, disk usage.
+import type { ChalkInstance } from "chalk";
+import type { AllDiskUsageResult, DiskUsageResult } from "../../core/clusters/disk-usage.ts";
+import type { AllStatsResult } from "../../core/containers/all-stats.ts";
+import type { LogStatusLine } from "../../core/containers/follow-merged-logs.ts";
+import type { MergedLogLine, ReadMergedLogsResult } from "../../core/containers/merged-logs.ts";
+import { compareStrings } from "../../core/compare.ts";
+import { formatBytes, humanSize, renderTable, shortId } from "./format.ts";
+import { inPlace, outputLine, STATS_HEAD, statsRow } from "./streams.ts";
+
+/**
+ * `docklens stats` of many containers: `docker stats` with a CLUSTER column, sorted by cluster
+ * then name; with `stream` on a terminal each round redraws the last one in place.
+ */
+export function createAllStatsView(
+  stream: boolean,
+): (result: AllStatsResult, colors: ChalkInstance) => string {
+  const draw = inPlace(stream);
+  return (result, colors) => {
+    const rows = [...result.stats]
+      .sort(
+        (a, b) => a.cluster.id - b.cluster.id || compareStrings(a.container.name, b.container.name),
+      )
+      .map((item) => [
+        item.cluster.name,
+        ...statsRow(item.container.id, item.container.name, item.summary),
+      ]);
+    return draw(renderTable(["CLUSTER", ...STATS_HEAD], rows, colors));
+  };
+}
+
+/** Colours a container's prefix may take, as `docker compose logs` cycles through them. */
+const PALETTE = ["cyan", "yellow", "green", "magenta", "blue", "redBright"] as const;
+
+/** The colour of a container, the same on every run: a hash of its cluster and id. */
+function colorOf(line: {
+  cluster: { id: number };
+  container: { id: string };
+}): (typeof PALETTE)[number] {
+  let hash = line.cluster.id;
+  for (const char of line.container.id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return PALETTE[hash % PALETTE.length]!;
+}
+
+/**
+ * `docklens logs` of a selection: each line after `cluster/name |` in a colour of its container,
+ * as `docker compose logs` and stern print them; times with `timestamps`. A status line (a
+ * container stopped, started, joined; a cluster that failed) is dim.
+ */
+export function createMergedLogsView(
+  timestamps: boolean,
+): (item: ReadMergedLogsResult | MergedLogLine | LogStatusLine, colors: ChalkInstance) => string {
+  const one = (item: MergedLogLine | LogStatusLine, colors: ChalkInstance): string => {
+    const who = `${item.cluster.name}/${item.container?.name ?? "*"}`;
+    const prefix = item.container ? colors[colorOf(item as MergedLogLine)](`${who} |`) : `${who} |`;
+    if ("status" in item) {
+      const error = item.error ? `: ${item.error.message}` : "";
+      return colors.dim(`${prefix} -- ${item.status}${error}`);
+    }
+    return `${prefix} ${outputLine(timestamps ? item : { ...item, time: null }, colors)}`;
+  };
+  return (item, colors) =>
+    "lines" in item ? item.lines.map((line) => one(line, colors)).join("\n") : one(item, colors);
+}
+
+/**
+ * `docklens df`: the rows of `docker system df` with a CLUSTER column; with `verbose`, each
+ * cluster's images, containers and volumes after them, as `docker system df -v` lists them.
+ */
+export function diskUsageView(
+  verbose: boolean,
+): (result: DiskUsageResult | AllDiskUsageResult, colors: ChalkInstance) => string {
+  return (result, colors) => {
+    const clusters = "clusters" in result ? result.clusters : [{ cluster: undefined, ...result }];
+    const name = (entry: (typeof clusters)[number]) => entry.cluster?.name ?? "";
+    const rows = clusters.flatMap((entry) =>
+      entry.summary.map((row) => [
+        name(entry),
+        row.type,
+        String(row.total),
+        String(row.active),
+        humanSize(row.size),
+        `${humanSize(row.reclaimable)}${row.size > 0 ? ` (${Math.floor((row.reclaimable * 100) / row.size)}%)` : ""}`,
+      ]),
+    );
+    const tables = [
+      renderTable(["CLUSTER", "TYPE", "TOTAL", "ACTIVE", "SIZE", "RECLAIMABLE"], rows, colors),
+    ];
+    if (!verbose) return tables[0]!;
+    const images = clusters.flatMap((entry) =>
+      (entry.raw.Images ?? []).map((image) => {
+        const item = image as typeof image & { Id?: string; RepoTags?: string[] | null };
+        return [
+          name(entry),
+          item.RepoTags?.[0] ?? "<none>",
+          shortId(item.Id),
+          formatBytes(Number(item.Size ?? 0)),
+          formatBytes(Number(item.SharedSize ?? 0)),
+          String(item.Containers ?? 0),
+        ];
+      }),
+    );
+    const containers = clusters.flatMap((entry) =>
+      (entry.raw.Containers ?? []).map((container) => {
+        const item = container as typeof container & {
+          Id?: string;
+          Names?: string[];
+          Status?: string;
+        };
+        return [
+          name(entry),
+          shortId(item.Id),
+          formatBytes(Number(item.SizeRw ?? 0)),
+          item.Status ?? "",
+          (item.Names?.[0] ?? "").replace(/^\//, ""),
+        ];
+      }),
+    );
+    const volumes = clusters.flatMap((entry) =>
+      (entry.raw.Volumes ?? []).map((volume) => {
+        const item = volume as typeof volume & { Name?: string };
+        return [
+          name(entry),
+          item.Name ?? "",
+          String(Math.max(0, Number(volume.UsageData?.RefCount ?? 0))),
+          formatBytes(Math.max(0, Number(volume.UsageData?.Size ?? 0))),
+        ];
+      }),
+    );
+    const section = (title: string, head: string[], body: string[][]) =>
+      `${title} space usage:\n\n${renderTable(["CLUSTER", ...head], body, colors)}`;
+    tables.push(
+      section(
+        "Images",
+        ["REPOSITORY:TAG", "IMAGE ID", "SIZE", "SHARED SIZE", "CONTAINERS"],
+        images,
+      ),
+      section("Containers", ["CONTAINER ID", "SIZE", "STATUS", "NAMES"], containers),
+      section("Local Volumes", ["VOLUME NAME", "LINKS", "SIZE"], volumes),
+    );
+    return tables.join("\n\n");
+  };
+}

@@ -1,0 +1,230 @@
+import { setMaxListeners } from "node:events";
+import { streamEvents, type ClusterEvent, type EventStatus } from "../clusters/events.ts";
+import type { ClusterRef } from "../engine/across-clusters.ts";
+import { resolveClusters } from "../engine/fleet.ts";
+import { DocklensError, isDocklensError, type ErrorBody } from "../errors.ts";
+import { compileGrep } from "./grep.ts";
+import { followContainerLogs } from "./logs.ts";
+import {
+  containerRef,
+  parseMergedLogsQuery,
+  tagged,
+  type MergedLogLine,
+  type MergedLogsOptions,
+} from "./merged-logs.ts";
+import { ReorderWindow, timeKey } from "./reorder.ts";
+import {
+  isSelected,
+  MAX_SELECTION,
+  selectContainers,
+  type SelectedContainer,
+} from "./selection.ts";
+
+/**
+ * A status line of followed merged logs: a container of the selection `started` again or
+ * `stopped`, one `joined` it (created or started since, and chosen by it), one `failed` (its logs
+ * could not be read, or with no `container`, its cluster could not be asked), or a cluster's
+ * event stream was `disconnected` or `reconnected`.
+ */
+export interface LogStatusLine {
+  cluster: ClusterRef;
+  container?: { id: string; name: string };
+  status: "started" | "stopped" | "joined" | "failed" | "disconnected" | "reconnected";
+  /** RFC 3339: the engine's event time, or when docklens saw the failure. */
+  time: string;
+  error?: ErrorBody;
+}
+
+/** Options of {@link followMergedLogs}. */
+export interface FollowMergedLogsOptions extends MergedLogsOptions {
+  /** How long a line is held for earlier lines of other containers to arrive; default 200 ms. */
+  windowMs?: number;
+  /** Lines held for a consumer that does not read; past it the stream ends with `CLIENT_TOO_SLOW`. Default 10000. */
+  maxBuffered?: number;
+}
+
+type Item = MergedLogLine | LogStatusLine;
+
+/** How often held lines are looked at: a fraction of the window, so none waits much past it. */
+const TICK_MS = 50;
+
+/**
+ * The selection's logs as they are written, merged in time order through a reorder window
+ * (`windowMs`, 200 ms by default: lines of several engines arrive up to some tens of ms apart,
+ * while a reader hardly notices a fifth of a second), after each container's `tail`. The
+ * engines' events add a status line when a container of the selection stops or starts again, or
+ * one newly matches it (which is then followed too, its whole log). Ends when `options.signal`
+ * aborts, the consumer stops, or with `until` once every container has sent up to it. A
+ * selection over its bound fails here, before anything is streamed.
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const lines = await followMergedLogs({ fleet, project: "shop", signal: controller.signal });
+ * for await (const item of lines)
+ *   console.log("status" in item ? `-- ${item.status}` : `${item.container.name} | ${item.text}`);
+ * ```
+ */
+export async function followMergedLogs(
+  options: FollowMergedLogsOptions,
+): Promise<AsyncGenerator<Item>> {
+  const query = { ...parseMergedLogsQuery({}), ...options.query, follow: true };
+  const matches = query.grep === undefined ? undefined : await compileGrep(query.grep);
+  const { containers, errors } = await selectContainers(options);
+  const controller = new AbortController();
+  // Each container's engine stream and the event stream listen on it: up to the selection's bound.
+  setMaxListeners(0, controller.signal);
+  const stop = () => controller.abort();
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  const window = new ReorderWindow<Item>(options.windowMs ?? 200, (item) => timeKey(item.time));
+  const ready: Item[] = [];
+  const max = options.maxBuffered ?? 10_000;
+  let overflow = false;
+  let wake: (() => void) | undefined;
+  const hold = (item: Item) => {
+    if (controller.signal.aborted) return;
+    if (window.size + ready.length >= max) {
+      overflow = true;
+      controller.abort();
+      wake?.();
+    } else window.push(item);
+  };
+  const followed = new Map<
+    string,
+    { container: SelectedContainer; live: boolean; last?: string }
+  >();
+  // `from`: a container that (re)started while followed: its whole log, or from `since`.
+  const follow = async (container: SelectedContainer, from?: { since?: number }) => {
+    const key = `${container.cluster.id}/${container.id}`;
+    const entry = followed.get(key) ?? { container, live: false };
+    followed.set(key, entry);
+    if (entry.live) return;
+    entry.live = true;
+    try {
+      const lines = await followContainerLogs(containerRef(container), {
+        ...options,
+        signal: controller.signal,
+        query: {
+          ...query,
+          ...(from ? { tail: "all" as const } : {}),
+          ...(from?.since !== undefined ? { since: from.since } : {}),
+          timestamps: true,
+        },
+      });
+      for await (const line of lines) {
+        entry.last = line.time ?? entry.last;
+        if (!matches || matches(line.text)) hold(tagged(container, line));
+      }
+    } catch (error) {
+      if (!controller.signal.aborted && (error as DocklensError).code !== "CONTAINER_NOT_FOUND")
+        hold(status(container.cluster, "failed", new Date().toISOString(), container, error));
+    } finally {
+      entry.live = false;
+    }
+  };
+  for (const { cluster, error } of errors)
+    hold({ cluster, status: "failed", time: new Date().toISOString(), error });
+  const follows = Promise.all(containers.map((container) => follow(container)));
+
+  const onEvent = async (event: ClusterEvent | EventStatus) => {
+    if (!("Type" in event)) {
+      const { cluster, status: what, error } = event as EventStatus;
+      return hold({
+        cluster,
+        status: what,
+        time: new Date().toISOString(),
+        ...(error ? { error } : {}),
+      });
+    }
+    const { id, time } = eventOf(event);
+    const known = followed.get(`${event.cluster.id}/${id}`);
+    if (event.Action === "die") {
+      if (known) hold(status(event.cluster, "stopped", time, known.container));
+      return;
+    }
+    if (known) {
+      hold(status(event.cluster, "started", time, known.container));
+      // From just after its last line: its log keeps what it wrote before it stopped.
+      const [ms, nanos] = timeKey(known.last ?? null);
+      void follow(known.container, known.last ? { since: ms / 1000 + (nanos + 1000) / 1e9 } : {});
+      return;
+    }
+    const chosen = await isSelected(event.cluster, id, options).catch(() => undefined);
+    if (!chosen || followed.size >= (options.maxContainers ?? MAX_SELECTION)) return;
+    hold(status(event.cluster, "joined", time, chosen));
+    void follow(chosen, {});
+  };
+  // Failed clusters are not watched: a status line said so, and an empty list would mean every cluster.
+  const failed = new Set(errors.map((error) => error.cluster.id));
+  const watched = resolveClusters(options.clusters, options)
+    .filter((cluster) => !failed.has(cluster.id))
+    .map((cluster) => String(cluster.id));
+  if (query.until === undefined && watched.length) {
+    const events = await streamEvents({
+      fleet: options.fleet,
+      clusters: watched,
+      filters: { type: ["container"], event: ["start", "die"] },
+      since: Date.now() / 1000,
+      signal: controller.signal,
+    });
+    void (async () => {
+      for await (const event of events) await onEvent(event);
+    })().catch(() => {});
+  }
+  let done = false;
+  void follows.then(() => {
+    if (query.until !== undefined) done = true;
+  });
+  const timer = setInterval(() => {
+    ready.push(...window.take(Date.now(), done));
+    if (ready.length || done || controller.signal.aborted) wake?.();
+  }, TICK_MS);
+  return (async function* () {
+    try {
+      for (;;) {
+        while (ready.length) yield ready.shift()!;
+        if (overflow)
+          throw new DocklensError(
+            "CLIENT_TOO_SLOW",
+            `this client fell ${max} lines behind; follow again with since set to the last line's time`,
+          );
+        if (controller.signal.aborted || (done && !window.size)) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      clearInterval(timer);
+      options.signal?.removeEventListener("abort", stop);
+      controller.abort();
+    }
+  })();
+}
+
+function status(
+  cluster: ClusterRef,
+  what: LogStatusLine["status"],
+  time: string,
+  container: SelectedContainer,
+  error?: unknown,
+): LogStatusLine {
+  return {
+    cluster,
+    container: { id: container.id, name: container.name },
+    status: what,
+    time,
+    // Every engine failure reaches here as a DocklensError (callEngine translates them).
+    ...(isDocklensError(error) ? { error: error.toJSON() } : {}),
+  };
+}
+
+/** A container event's container id and its time as RFC 3339 with nanoseconds. */
+function eventOf(event: ClusterEvent): { id: string; time: string } {
+  const actor = event.Actor as { ID?: string } | undefined;
+  const raw =
+    event.timeNano ?? (typeof event.time === "number" ? event.time * 1e9 : Date.now() * 1e6);
+  const nanos = BigInt(typeof raw === "bigint" ? raw : Math.round(Number(raw)));
+  const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
+  return {
+    id: actor?.ID ?? (typeof event.id === "string" ? event.id : ""),
+    time: `${seconds}.${String(nanos % 1_000_000_000n).padStart(9, "0")}Z`,
+  };
+}

@@ -1,0 +1,27 @@
+import { invalidQuery } from "../query.ts";
+
+/** Longest `grep` pattern taken: a pattern is compiled per request, and its automaton grows with it. */
+export const MAX_GREP_LENGTH = 256;
+
+/**
+ * A test of lines against `pattern`, a regular expression in RE2's syntax (as Go's, and docker's
+ * own filters', regular expressions read). It runs in time linear in the line, whatever the
+ * pattern: JavaScript's backtracking engine takes exponential time on `(a+)+$` over a long line,
+ * which would stall the server for everyone. re2js is loaded on first use. A pattern over
+ * {@link MAX_GREP_LENGTH} characters, or one RE2 does not read, is `INVALID_QUERY`.
+ */
+export async function compileGrep(pattern: string): Promise<(text: string) => boolean> {
+  if (pattern.length > MAX_GREP_LENGTH)
+    invalidQuery("grep", `expected a pattern of at most ${MAX_GREP_LENGTH} characters`);
+  const { RE2JS } = await import("re2js");
+  let compiled: InstanceType<typeof RE2JS>;
+  try {
+    compiled = RE2JS.compile(pattern);
+  } catch (error) {
+    invalidQuery(
+      "grep",
+      `expected a regular expression (RE2 syntax): ${(error as Error).message.slice(0, 120)}`,
+    );
+  }
+  return (text) => compiled.test(text);
+}

@@ -1,0 +1,113 @@
+import type { AcrossClustersOptions, ClusterError, ClusterRef } from "../engine/across-clusters.ts";
+import type { EngineFilters } from "../engine/filters.ts";
+import { DocklensError } from "../errors.ts";
+import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
+import { invalidQuery } from "../query.ts";
+import { listAllContainers, listContainers, type ContainerItem } from "./containers.ts";
+import { projectOf } from "./projects.ts";
+
+/**
+ * Containers one selection may hold when the caller sets no bound: merged logs and stats cost
+ * an engine stream or call per container, so a selection of everything must be asked for.
+ */
+export const MAX_SELECTION = 100;
+
+/** What chooses the containers of a selection (docs/http-interface.md, "Selections"). */
+export interface Selection {
+  /** Cluster ids or names; every cluster when empty or absent. */
+  clusters?: readonly string[];
+  /** Docker's container filters, from `parseFilters("containers", …)`; the engines apply them. */
+  filters?: EngineFilters;
+  /** A compose project or swarm stack: its containers only. */
+  project?: string;
+}
+
+/** Options of {@link selectContainers}. */
+export interface SelectContainersOptions extends AcrossClustersOptions, Selection {
+  /** Only running containers (stats); else stopped ones too, as `docker ps -a`. */
+  running?: boolean;
+  /** More containers than this is `INVALID_QUERY` naming how many matched; default {@link MAX_SELECTION}. */
+  maxContainers?: number;
+}
+
+/** A container of a selection. */
+export interface SelectedContainer {
+  cluster: ClusterRef;
+  id: string;
+  /** Its name, without the engine's leading `/`. */
+  name: string;
+  /** The engine's state: `running`, `exited`, `paused`… */
+  state: string;
+}
+
+/** A cluster that could not be asked, or (with `container`) one container that could not be read. */
+export type SelectionError = ClusterError & { container?: { id: string; name: string } };
+
+/** The containers chosen, in cluster id order, and the clusters that could not be asked. */
+export interface SelectContainersResult {
+  containers: SelectedContainer[];
+  errors: SelectionError[];
+}
+
+/**
+ * The containers of every cluster asked (`clusters`) that docker's `filters` and the `project`
+ * choose, stopped ones too unless `running`. Clusters that fail are in `errors`, never the end of
+ * the others. More than `maxContainers` is `INVALID_QUERY`, naming how many matched.
+ * @example
+ * ```ts
+ * const { containers } = await selectContainers({ fleet, project: "shop" });
+ * console.log(containers.map((c) => `${c.cluster.name}/${c.name} ${c.state}`));
+ * ```
+ */
+export async function selectContainers(
+  options: SelectContainersOptions,
+): Promise<SelectContainersResult> {
+  checkProject(options.project);
+  const { containers, errors } = await listAllContainers(options);
+  const chosen = containers
+    .filter((item) => chooses(item, options))
+    .map((item) => ({ cluster: item.cluster, ...identity(item) }));
+  const max = options.maxContainers ?? MAX_SELECTION;
+  if (chosen.length > max)
+    throw new DocklensError(
+      "INVALID_QUERY",
+      `the selection matches ${chosen.length} containers, more than ${max}: ` +
+        "narrow it (cluster, filter, project)",
+    );
+  return { containers: chosen, errors };
+}
+
+/**
+ * Container `id` of `cluster` as the selection chooses it now, or `undefined` when it does not:
+ * for a container that started or was created after the selection was made.
+ */
+export async function isSelected(
+  cluster: ClusterRef,
+  id: string,
+  options: SelectContainersOptions,
+): Promise<SelectedContainer | undefined> {
+  // The same list as the selection's (a shared read): an `id` filter added to the user's would replace theirs.
+  const { containers } = await listContainers(String(cluster.id), options);
+  const item = containers.find((candidate) => candidate.Id === id && chooses(candidate, options));
+  return item && { cluster, ...identity(item) };
+}
+
+function chooses(item: ContainerItem, options: SelectContainersOptions): boolean {
+  return (
+    (!options.running || item.State === "running") &&
+    (options.project === undefined || projectOf(item) === options.project)
+  );
+}
+
+function identity(item: ContainerItem): Omit<SelectedContainer, "cluster"> {
+  return { id: item.Id, name: (item.Names[0] ?? item.Id).replace(/^\//, ""), state: item.State };
+}
+
+/** A project name as compose and stacks write them. */
+function checkProject(project: string | undefined): void {
+  if (project !== undefined && (project.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(project)))
+    invalidQuery(
+      "project",
+      `expected a compose project or stack name, got ${JSON.stringify(project.slice(0, 40))}`,
+    );
+}

@@ -1,0 +1,246 @@
+// The operations over many containers at once (docs/http-interface.md, "Selections"): merged
+// logs and stats of every container, whose commands are `logs` and `stats` without a container
+// (container-streams.ts); and disk usage, of one cluster or of every cluster (`df`).
+import type { Operation } from "./operation.ts";
+import {
+  ACROSS_ERRORS,
+  acrossHooks,
+  CLUSTERS_ARG,
+  CLUSTERS_QUERY,
+  defineCommand,
+  filterQuery,
+  LIST_ERRORS,
+  listOptions,
+  LOG_RANGE_QUERY,
+} from "./parts.ts";
+import { Streamed, type QueryDecl, type RouteContext } from "./route.ts";
+import { arrayOf, closed, counts, int, nullable, ref, str } from "./schema.ts";
+
+const diskUsageCore = () => import("../core/clusters/disk-usage.ts");
+/** The kinds `/system/df` reports; disk-usage.ts's DISK_USAGE_TYPES (this file loads no core). */
+const DISK_USAGE_TYPES = ["image", "container", "volume", "build-cache"] as const;
+
+const container = closed({ id: str, name: str });
+/** A cluster, or (with `container`) a container, that could not be read. */
+const selectionError = closed({ cluster: ref("ClusterRef"), container, error: ref("ErrorBody") }, [
+  "cluster",
+  "error",
+]);
+const mergedLine = closed({
+  cluster: ref("ClusterRef"),
+  container,
+  stream: { type: "string", enum: ["stdout", "stderr"] },
+  time: nullable("string"),
+  text: str,
+});
+const summaryRow = closed({
+  type: { type: "string", enum: ["Images", "Containers", "Local Volumes", "Build Cache"] },
+  total: int,
+  active: int,
+  ...counts(["size", "reclaimable"]),
+});
+
+const diskUsage = {
+  summary: arrayOf(summaryRow),
+  raw: { type: "object", description: "The engine's GET /system/df body" },
+} as const;
+
+/** The bodies of these routes (test/unit/body-schemas.test.ts checks them against the library's types). */
+export const SELECTION_SCHEMAS = {
+  DiskUsage: closed(diskUsage),
+  AllDiskUsage: closed({
+    clusters: arrayOf(closed({ cluster: ref("ClusterRef"), ...diskUsage })),
+    errors: arrayOf(ref("ClusterError")),
+  }),
+  MergedLogLine: mergedLine,
+  MergedLogLines: closed({ lines: arrayOf(mergedLine), errors: arrayOf(selectionError) }),
+  MergedLogItem: {
+    oneOf: [
+      mergedLine,
+      closed(
+        {
+          cluster: ref("ClusterRef"),
+          container,
+          status: {
+            type: "string",
+            enum: ["started", "stopped", "joined", "failed", "disconnected", "reconnected"],
+          },
+          time: str,
+          error: ref("ErrorBody"),
+        },
+        ["cluster", "status", "time"],
+      ),
+      closed({ error: ref("ErrorBody") }),
+    ],
+  },
+  AllStats: closed({
+    stats: arrayOf(
+      closed({
+        cluster: ref("ClusterRef"),
+        container,
+        summary: ref("StatsSummary"),
+      }),
+    ),
+    errors: arrayOf(selectionError),
+  }),
+} as const;
+
+const TYPES: QueryDecl = {
+  kind: "choices",
+  description: `Only these kinds, repeatable (${DISK_USAGE_TYPES.join(", ")}); every kind when absent`,
+  values: DISK_USAGE_TYPES,
+};
+
+/** `cluster`, `filter` and `project`: what chooses a selection's containers. */
+export const SELECTION_QUERY: Record<string, QueryDecl> = {
+  cluster: CLUSTERS_QUERY,
+  filter: filterQuery("containers"),
+  project: {
+    kind: "name",
+    description: "A compose project or swarm stack: its containers only",
+    maxLength: 255,
+  },
+};
+
+/** The selection a route's query makes, and the route's other parameters beside it. */
+async function selectionOf(context: RouteContext) {
+  const { project, cluster: _, filter: __, ...rest } = context.query;
+  return {
+    options: {
+      ...(await listOptions("containers", context)),
+      ...(project !== undefined ? { project } : {}),
+    },
+    rest,
+  };
+}
+
+const typesOf = async (context: RouteContext) =>
+  (await diskUsageCore()).parseDiskUsageTypes(context.lists.type ?? []);
+
+/** `GET /list/:cluster/df`, among one cluster's lists; `docklens df <cluster>` is `df`'s. */
+export const clusterDiskUsage: Operation = {
+  route: {
+    path: "/list/:cluster/df",
+    summary:
+      "A cluster's disk usage as docker system df shows it, and the engine's /system/df body",
+    schema: "DiskUsage",
+    schemas: { DiskUsage: SELECTION_SCHEMAS.DiskUsage },
+    errors: LIST_ERRORS,
+    query: { type: TYPES },
+    run: async (params, context) =>
+      (await diskUsageCore()).readDiskUsage(params.cluster!, {
+        ...context,
+        types: await typesOf(context),
+      }),
+  },
+};
+
+/** The across-cluster operations of many containers at once, and every cluster's disk usage. */
+export const SELECTION_OPERATIONS: Operation[] = [
+  {
+    route: {
+      path: "/list/df",
+      summary:
+        "The disk usage of every cluster (or of those named); clusters that failed in errors",
+      schema: "AllDiskUsage",
+      schemas: { AllDiskUsage: SELECTION_SCHEMAS.AllDiskUsage },
+      errors: ACROSS_ERRORS,
+      query: { cluster: CLUSTERS_QUERY, type: TYPES },
+      run: async (_, context) =>
+        (await diskUsageCore()).readAllDiskUsage({
+          ...context,
+          clusters: context.lists.cluster ?? [],
+          types: await typesOf(context),
+        }),
+    },
+    command: defineCommand({
+      name: ["df"],
+      description: "show the disk usage of a cluster, or of every cluster, like docker system df",
+      args: [CLUSTERS_ARG],
+      options: [
+        { flags: "-v, --verbose", description: "each image, container and volume too" },
+        {
+          flags: "--type <kind>",
+          description: `only this kind, repeatable (${DISK_USAGE_TYPES.join(", ")})`,
+          parse: (value: string, all: string[] = []) => [...all, value],
+        },
+      ],
+      examples: [
+        ["docklens df", "every cluster's, with a CLUSTER column"],
+        ["docklens df prod -v"],
+        ["docklens df --type volume --json | jq '.clusters[].summary'"],
+      ],
+      call: async ([clusters], options, coreOptions) => {
+        const { parseDiskUsageTypes, readAllDiskUsage, readDiskUsage } = await diskUsageCore();
+        const types = parseDiskUsageTypes(options.type ?? []);
+        // One cluster mirrors /list/:cluster/df; none or several, /list/df.
+        return clusters.length === 1
+          ? readDiskUsage(clusters[0]!, { ...coreOptions, types })
+          : readAllDiskUsage({ ...coreOptions, clusters, types });
+      },
+      view: (render, options) => render.diskUsageView(Boolean(options.verbose)),
+      hooks: ([clusters]) => acrossHooks(clusters),
+    }),
+  },
+  {
+    route: {
+      path: "/logs",
+      summary:
+        "The logs of a selection of containers merged in time order, each line tagged; " +
+        "NDJSON with follow=true, with status lines",
+      schema: "MergedLogLines",
+      schemas: {
+        MergedLogLines: SELECTION_SCHEMAS.MergedLogLines,
+        MergedLogItem: SELECTION_SCHEMAS.MergedLogItem,
+      },
+      errors: ACROSS_ERRORS,
+      query: {
+        ...SELECTION_QUERY,
+        tail: { kind: "tail", description: "Last lines of each container, or all (default 100)" },
+        ...LOG_RANGE_QUERY,
+        follow: {
+          kind: "boolean",
+          description: "Stream the lines as NDJSON, merged through a 200 ms reorder window",
+        },
+        grep: {
+          kind: "pattern",
+          description: "A regular expression (RE2 syntax) a line must match",
+          maxLength: 256,
+        },
+      },
+      ndjson: { when: "follow", schema: "MergedLogItem" },
+      run: async (_, context) => {
+        const { options, rest } = await selectionOf(context);
+        const { parseMergedLogsQuery, readMergedLogs } =
+          await import("../core/containers/merged-logs.ts");
+        const query = parseMergedLogsQuery(rest);
+        if (!query.follow) return readMergedLogs({ ...options, query });
+        const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
+        return new Streamed(await followMergedLogs({ ...options, query }));
+      },
+    },
+  },
+  {
+    route: {
+      path: "/stats",
+      summary:
+        "One stats sample of every running container of a selection; NDJSON rounds with stream=true",
+      schema: "AllStats",
+      schemas: { AllStats: SELECTION_SCHEMAS.AllStats },
+      errors: ACROSS_ERRORS,
+      query: {
+        ...SELECTION_QUERY,
+        stream: { kind: "boolean", description: "A round about every second, as NDJSON" },
+      },
+      ndjson: { when: "stream", schema: "AllStats" },
+      run: async (_, context) => {
+        const { options } = await selectionOf(context);
+        const { parseBoolean } = await import("../core/query.ts");
+        const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
+        return parseBoolean("stream", context.query.stream, false)
+          ? new Streamed(await streamAllStats(options))
+          : readAllStats(options);
+      },
+    },
+  },
+];
