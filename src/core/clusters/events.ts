@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterRef } from "../engine/across-clusters.ts";
@@ -54,6 +55,8 @@ export async function streamEvents(
 ): Promise<AsyncGenerator<ClusterEvent | EventStatus>> {
   const clusters = resolveClusters(options.clusters, options);
   const controller = new AbortController();
+  // Each cluster's engine stream listens on it: `/events` over 40 clusters adds 40.
+  setMaxListeners(0, controller.signal);
   const stop = () => controller.abort();
   if (options.signal?.aborted) stop();
   options.signal?.addEventListener("abort", stop, { once: true });
