@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadFleet } from "../../src/core/engine/fleet.ts";
+import { createFleet, loadFleet } from "../../src/core/engine/fleet.ts";
 import { readAllStats, streamAllStats } from "../../src/core/containers/all-stats.ts";
 import { selectContainers } from "../../src/core/containers/selection.ts";
 import { parseFilters } from "../../src/core/engine/filters.ts";
@@ -34,6 +34,18 @@ describe("selections", () => {
       code: "INVALID_QUERY",
       message: expect.stringMatching(/^the selection matches \d+ containers, more than 2/),
     });
+    // The config's maxSelection is the bound of a call that sets none.
+    const bounded = createFleet({ ...fleet.config, maxSelection: 1 });
+    try {
+      await expect(selectContainers({ fleet: bounded, clusters: ["alpha"] })).rejects.toMatchObject(
+        {
+          code: "INVALID_QUERY",
+          message: expect.stringMatching(/, more than 1:/),
+        },
+      );
+    } finally {
+      bounded.close();
+    }
     await expect(selectContainers({ fleet, project: "no/such" })).rejects.toMatchObject({
       code: "INVALID_QUERY",
       param: "project",

@@ -28,6 +28,10 @@ describe("normalizeConfig", () => {
     );
     expect(config.source).toBe("/etc/docklens.json");
     expect(config.showSecrets).toBe(false);
+    expect(config.maxSelection).toBeUndefined();
+    expect(normalizeConfig({ clusters: [cluster()], maxSelection: 250 }, null).maxSelection).toBe(
+      250,
+    );
     expect(config.clusters).toEqual([
       {
         id: 1,
@@ -119,6 +123,16 @@ describe("normalizeConfig", () => {
       "a duplicate id",
       { clusters: [cluster({ id: 2 }), cluster({ name: "b" })] },
       /clusters\[1\]\.id: duplicate id 2/,
+    ],
+    [
+      "a selection bound of 0",
+      { clusters: [cluster()], maxSelection: 0 },
+      /maxSelection: expected at least 1/,
+    ],
+    [
+      "a selection bound past 10000",
+      { clusters: [cluster()], maxSelection: 10_001 },
+      /maxSelection: expected at most 10000/,
     ],
     [
       "a zero id",

@@ -58,6 +58,8 @@ export interface ClusterConfig extends Endpoint, EngineTuning {
 export interface DocklensConfig {
   clusters: ClusterConfig[];
   showSecrets: boolean;
+  /** The most containers a selection may hold (docs/http-interface.md, "Selections"); 100 unset. */
+  maxSelection?: number;
   /** The file it was read from; `null` when none was found. */
   source: string | null;
   /** Why no file was used, when none was (for `docklens config`). */

@@ -117,6 +117,12 @@ const configSchema = z
         .check(z.minLength(1, "expected at least one cluster")),
       defaults: z.optional(z.strictObject(tuning)),
       showSecrets: flag,
+      maxSelection: z.optional(
+        integer.check(
+          z.minimum(1, "expected at least 1"),
+          z.maximum(10_000, "expected at most 10000"),
+        ),
+      ),
       contexts: flag,
       discover: flag,
       tokens: z.optional(z.array(tokenSchema, { error: "expected an array of tokens" })),
@@ -208,6 +214,11 @@ export interface DocklensConfigInput {
   defaults?: EngineTuningInput;
   /** Show sensitive environment values in container detail (docs/http-interface.md, "Secrets"). */
   showSecrets?: boolean;
+  /**
+   * The most containers merged logs or stats of many may follow (docs/http-interface.md,
+   * "Selections"); 100 when unset.
+   */
+  maxSelection?: number;
   /** Add every docker CLI context to the clusters. */
   contexts?: boolean;
   /**
@@ -269,7 +280,7 @@ export function normalizeConfig(
     });
     return fail(issue.path, unknown.join(", "));
   }
-  const { clusters, defaults, showSecrets, contexts, discover, tokens } = parsed.data;
+  const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
   clusters.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -288,6 +299,7 @@ export function normalizeConfig(
   return {
     source,
     showSecrets: showSecrets ?? false,
+    ...(maxSelection === undefined ? {} : { maxSelection }),
     clusters: [...own, ...found.clusters],
     warnings: found.warnings,
     tokens: (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({

@@ -15,7 +15,7 @@ import {
 import { ReorderWindow, timeKey } from "./reorder.ts";
 import {
   isSelected,
-  MAX_SELECTION,
+  selectionBound,
   selectContainers,
   type SelectedContainer,
 } from "./selection.ts";
@@ -150,7 +150,7 @@ export async function followMergedLogs(
       return;
     }
     const chosen = await isSelected(event.cluster, id, options).catch(() => undefined);
-    if (!chosen || followed.size >= (options.maxContainers ?? MAX_SELECTION)) return;
+    if (!chosen || followed.size >= selectionBound(options)) return;
     hold(status(event.cluster, "joined", time, chosen));
     void follow(chosen, {});
   };

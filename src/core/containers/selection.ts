@@ -26,7 +26,10 @@ export interface Selection {
 export interface SelectContainersOptions extends AcrossClustersOptions, Selection {
   /** Only running containers (stats); else stopped ones too, as `docker ps -a`. */
   running?: boolean;
-  /** More containers than this is `INVALID_QUERY` naming how many matched; default {@link MAX_SELECTION}. */
+  /**
+   * More containers than this is `INVALID_QUERY` naming how many matched; default the config's
+   * `maxSelection`, else {@link MAX_SELECTION}.
+   */
   maxContainers?: number;
 }
 
@@ -67,7 +70,7 @@ export async function selectContainers(
   const chosen = containers
     .filter((item) => chooses(item, options))
     .map((item) => ({ cluster: item.cluster, ...identity(item) }));
-  const max = options.maxContainers ?? MAX_SELECTION;
+  const max = selectionBound(options);
   if (chosen.length > max)
     throw new DocklensError(
       "INVALID_QUERY",
@@ -110,4 +113,9 @@ function checkProject(project: string | undefined): void {
       "project",
       `expected a compose project or stack name, got ${JSON.stringify(project.slice(0, 40))}`,
     );
+}
+
+/** The most containers a selection of `options` may hold: its own bound, the config's, or 100. */
+export function selectionBound(options: SelectContainersOptions): number {
+  return options.maxContainers ?? options.fleet.config.maxSelection ?? MAX_SELECTION;
 }
