@@ -1,7 +1,7 @@
 import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
 import { endpointHost } from "../config/endpoint.ts";
 import { callEngine, dialEngine, expectBody, translateEngineError } from "../engine/engine.ts";
-import { readEngineVersion, type EngineVersion } from "../engine/engine-version.ts";
+import type { EngineVersion } from "../engine/engine-version.ts";
 import type { DockerInfo } from "../objects/engine-types.ts";
 import type { ErrorBody } from "../errors.ts";
 import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
@@ -78,8 +78,8 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
 
 /**
  * One cluster by id or name, with its protocol, whether it uses TLS, its engine information,
- * and which engine it is (`/version` asked beside `/info`). An engine that fails gives
- * `docker: {}` and an `error`, not a failed call.
+ * and which engine it is. An engine that fails gives `docker: {}` and an `error`, not a failed
+ * call.
  * @example
  * ```ts
  * const { cluster, docker } = await inspectCluster("prod", { fleet }); // GET /detail/cluster/prod
@@ -90,11 +90,7 @@ export async function inspectCluster(
   options: CoreOptions,
 ): Promise<InspectClusterResult> {
   const cluster = resolveCluster(ref, options);
-  const [{ docker, error }, engine] = await Promise.all([
-    readDockerInfo(cluster, options),
-    // What /info says of a failing engine is the error the body gives.
-    readEngineVersion(cluster, options).then(engineName, () => undefined),
-  ]);
+  const { docker, engine, error } = await readDockerInfo(cluster, options);
   return {
     cluster: {
       ...clusterFields(cluster),
@@ -104,7 +100,7 @@ export async function inspectCluster(
       ...(cluster.context ? { context: cluster.context } : {}),
     },
     docker,
-    ...(engine && !error ? { engine } : {}),
+    ...(engine ? { engine } : {}),
     ...(error ? { error } : {}),
   };
 }
@@ -144,18 +140,22 @@ function clusterFields(cluster: ClusterConfig) {
   };
 }
 
-/** `GET /info` and `GET /volumes` of one engine, side by side under one time limit. */
+/**
+ * `GET /info`, `GET /volumes` and `GET /version` of one engine, side by side under one time
+ * limit: one call of the engine's, however many routes and scrapes read it.
+ */
 async function readDockerInfo(
   cluster: ClusterConfig,
   options: CoreOptions,
-): Promise<{ docker: DockerInfo; error?: ErrorBody }> {
+): Promise<{ docker: DockerInfo; engine?: EngineName; error?: ErrorBody }> {
   try {
-    const docker = await callEngine(
+    return await callEngine(
       cluster,
       async (engine, signal) => {
-        const [infoBody, volumes] = await Promise.all([
+        const [infoBody, volumes, version] = await Promise.all([
           dialEngine(engine, "/info", signal),
           dialEngine(engine, "/volumes", signal),
+          dialEngine(engine, "/version", signal),
         ]);
         const volumeList = expectBody<{ Volumes?: unknown[] | null }>(
           volumes,
@@ -163,13 +163,15 @@ async function readDockerInfo(
           cluster,
         ).Volumes;
         return {
-          ...expectBody<DockerInfo>(infoBody, "object", cluster),
-          Volumes: volumeList?.length ?? 0,
+          docker: {
+            ...expectBody<DockerInfo>(infoBody, "object", cluster),
+            Volumes: volumeList?.length ?? 0,
+          },
+          engine: engineName(expectBody<EngineVersion>(version, "object", cluster)),
         };
       },
       { ...options, read: { kind: "info" } },
     );
-    return { docker };
   } catch (error) {
     return { docker: {}, error: translateEngineError(error, cluster).toJSON() };
   }
