@@ -9,13 +9,16 @@ async function entries(): Promise<Set<string>> {
 }
 
 /**
- * What the projects that list this file share: vitest runs each project's global setup (the
- * root's last) and tears them down in the reverse order, the root's first. The first setup notes
- * the temp dir, and the last teardown checks it, so that the check brackets every engine.
+ * What the projects that list this file share (each loads its own copy of it): vitest runs each
+ * project's global setup (the root's last) and tears them down in the reverse order, the root's
+ * first. The first setup notes the temp dir, and the last teardown checks it, so that the check
+ * brackets every engine.
  */
-const run = ((
-  globalThis as { __docklensTempDir?: { users: number; before?: Set<string> } }
-).__docklensTempDir ??= { users: 0 });
+function shared(): { users: number; before?: Set<string> } {
+  return ((
+    globalThis as { __docklensTempDir?: { users: number; before?: Set<string> } }
+  ).__docklensTempDir ??= { users: 0 });
+}
 
 /**
  * Global setup of the whole run (and first of the integration project's, before its engines
@@ -26,6 +29,7 @@ const run = ((
  * run's own leftovers can appear.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const run = shared();
   run.users += 1;
   run.before ??= await entries();
   return async () => {
