@@ -94,7 +94,7 @@ async function createExplorer() {
           return (await load(filepath, content)) as unknown;
         } catch (error) {
           // A config may throw anything: a string, null.
-          const failure = error instanceof Object ? error : new Error(String(error));
+          const failure = error instanceof Object ? (error as Error) : new Error(String(error));
           throw Object.assign(failure, { filepath });
         }
       },
@@ -112,8 +112,15 @@ async function createExplorer() {
  * `reason` says why no file was used, for `docklens config`.
  */
 function withoutFile(env: NodeJS.ProcessEnv, reason: string): DocklensConfig {
-  const { clusters, warnings } = discoverClusters(env);
-  return { source: null, noFileReason: reason, showSecrets: false, clusters, warnings };
+  const { clusters, warnings, skipped } = discoverClusters(env);
+  return {
+    source: null,
+    noFileReason: reason,
+    showSecrets: false,
+    clusters,
+    warnings,
+    ...(skipped.length ? { skipped } : {}),
+  };
 }
 
 /**

@@ -24,7 +24,6 @@ const SCHEMES = new Set(["tcp:", "http:", "https:", "ssh:"]);
  * is wrong with `host`.
  */
 export function parseEndpoint(host: string, port?: number, tls = false): Endpoint {
-  const defaultPort = tls ? 2376 : 2375;
   if (host.startsWith("/") || host.startsWith("unix://")) {
     const socketPath = host.startsWith("/") ? host : host.slice("unix://".length);
     if (!socketPath.startsWith("/"))
