@@ -1,5 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { ClusterConfig, ScopedToken } from "../core/config/cluster-config.ts";
+import {
+  clusterGlob,
+  type ClusterConfig,
+  type ScopedToken,
+} from "../core/config/cluster-config.ts";
 import { DocklensError } from "../core/errors.ts";
 
 /** Who a request is: the name of its token, and the clusters it may see (all when absent). */
@@ -34,7 +38,7 @@ export function createAuthorizer(
         "INVALID_CONFIG",
         `token ${JSON.stringify(entry.name)}: the environment variable ${entry.env} is not set`,
       );
-    const globs = entry.clusters.map(glob);
+    const globs = entry.clusters.map(clusterGlob);
     known.push({
       digest: value ? digest(value) : Buffer.from(entry.sha256!, "hex"),
       access: {
@@ -52,16 +56,6 @@ export function createAuthorizer(
       if (timingSafeEqual(presented, expected) && match) found ??= access;
     return found;
   };
-}
-
-/** `prod-*` as a pattern of whole cluster names: `*` any run of characters, `?` one. */
-function glob(pattern: string): RegExp {
-  return new RegExp(
-    `^${pattern
-      .replace(/[.+^${}()|[\]\\-]/g, "\\$&")
-      .replace(/\*/g, ".*")
-      .replace(/\?/g, ".")}$`,
-  );
 }
 
 /** SHA-256 of a token, as `docklens token hash` prints it (hex) and the comparison uses it (bytes). */

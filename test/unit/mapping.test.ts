@@ -196,6 +196,12 @@ describe("checkName", () => {
       expect.objectContaining({ code: "INVALID_NAME", status: 400 }),
     );
   });
+
+  it("says that a long name is refused for its length, and which limit", () => {
+    expect(() => checkName("cluster", "a".repeat(300))).toThrow(
+      /^invalid cluster name "a{80}": 300 characters, longer than the 255 a name may have$/,
+    );
+  });
 });
 
 describe("the detail index", () => {
