@@ -82,6 +82,24 @@ describe("docklens serve", () => {
     });
   });
 
+  it("refuses a --host that is no host or IP address, or does not resolve: exit 2, never a wider bind", async () => {
+    for (const host of ["not a host", "", "127.0.0.256", "fe80::1%lo", "no-such-host.invalid"]) {
+      const { child, line, stderr } = await spawnServe(["--host", host]);
+      // Before it was refused, serve listened on every interface: stop it, and fail.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (child.stderr!.readable) await once(child.stderr!, "close");
+      expect({ host, line, code: child.exitCode }).toEqual({ host, line: "", code: 2 });
+      expect(stderr()).toMatch(/^docklens: --host: /);
+    }
+    const { child, line } = await spawnServe(["--host", "localhost"]);
+    try {
+      expect(line).toMatch(/^docklens: serving 4 clusters on http:\/\/(127\.0\.0\.1|\[::1\]):\d+$/);
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  });
+
   it("refuses a port in use (exit 1: not a usage error) and a bad config (exit 2)", async () => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
