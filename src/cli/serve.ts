@@ -66,6 +66,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] =
     await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
+  // The log names the token where it came from: the flag, or the environment.
+  const tokenName = options.token === undefined ? "DOCKLENS_TOKEN" : "--token";
   const log = options.quiet
     ? false
     : (entry: RequestLog) => {
@@ -82,7 +84,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     fleet,
     log,
     signal: shutdown.signal,
-    ...(token ? { token } : {}),
+    ...(token ? { token, tokenName } : {}),
     ...(options.cors ? { cors: options.cors } : {}),
     ...(options.showSecrets ? { showSecrets: true } : {}),
   });
@@ -163,8 +165,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   process.exit(0);
 }
 
-/** A host name as RFC 1123 has it, whose last label is not all digits (`127.0.0.256` is none). */
 const LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?";
+/** A host name as RFC 1123 has it, whose last label is not all digits (`127.0.0.256` is none). */
 const HOST_NAME = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)*(?!\\d+\\.?$)${LABEL}\\.?$`);
 
 /**

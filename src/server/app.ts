@@ -30,6 +30,8 @@ export interface CreateAppOptions {
    * `tokens` (read from the fleet's config) see only theirs.
    */
   token?: string;
+  /** What the request log calls `token` (never its value): by default `--token`. */
+  tokenName?: string;
   /** Allow this origin to read responses from a browser (CORS); off when unset. */
   cors?: string;
   /**
@@ -54,7 +56,11 @@ export interface CreateAppOptions {
 /** One request, as the log sees it once the response is over. */
 export interface RequestLog {
   method: string;
-  /** The request target as sent, cut to 200 characters. */
+  /**
+   * The request target, cut to 200 characters: the path, and the query's parameter names, with
+   * their values only for a request that was served and names that do not say token, key, secret
+   * or password (docs/http-interface.md, "Running the server").
+   */
   path: string;
   status: number;
   ms: number;
@@ -94,7 +100,12 @@ export function createApp(options: CreateAppOptions): App {
       : (options.log ??
         ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
   const metrics = createMetrics();
-  const authorize = createAuthorizer(options.token, options.fleet.config.tokens ?? []);
+  const authorize = createAuthorizer(
+    options.token,
+    options.fleet.config.tokens ?? [],
+    process.env,
+    options.tokenName,
+  );
   // One view of the clusters per scoped token, made once: a token's clusters do not change.
   const views = new Map<string, Fleet>();
   const fleetOf = (access: Access | undefined) => {
@@ -120,10 +131,11 @@ export function createApp(options: CreateAppOptions): App {
           (performance.now() - start) / 1000,
         );
         if (log) {
+          const status = event.node.res.statusCode;
           const entry: RequestLog = {
             method: event.method,
-            path: shorten(rawUrl(event)),
-            status: event.node.res.statusCode,
+            path: shorten(loggedTarget(rawUrl(event), status < 400)),
+            status,
             ms: Math.round(performance.now() - start),
             ...(event.context.token ? { token: event.context.token as string } : {}),
             ...(event.context.internalError
@@ -275,6 +287,35 @@ function preflight(event: H3Event): Promise<void> {
 /** The request target as the client sent it; h3 rewrites `event.path` decoded. */
 function rawUrl(event: H3Event): string {
   return event.node.req.originalUrl ?? event.node.req.url ?? "/";
+}
+
+/** Parameter names whose values the log never writes, however the request ended. */
+const SECRET_NAME = /token|key|secret|passw/i;
+
+/**
+ * The request target as the log writes it: the path, and each query parameter by name; a value
+ * only when the request was `served` and its name says nothing secret. A refused request may
+ * carry anything (a token pasted in the wrong place), and it is refused, so its values tell an
+ * operator little.
+ */
+function loggedTarget(target: string, served: boolean): string {
+  const start = target.indexOf("?");
+  if (start === -1) return target;
+  const params = target
+    .slice(start + 1)
+    .split("&")
+    .map((param) => {
+      const equals = param.indexOf("=");
+      const name = equals === -1 ? param : param.slice(0, equals);
+      let decoded: string | undefined;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A name that does not decode might say anything: its value is not written.
+      }
+      return served && decoded !== undefined && !SECRET_NAME.test(decoded) ? param : name;
+    });
+  return `${target.slice(0, start)}?${params.join("&")}`;
 }
 
 function shorten(path: string): string {

@@ -82,8 +82,36 @@ describe("docklens serve", () => {
     });
   });
 
+  it("logs the path and parameter names: no value of a refused request nor of a secret's name; DOCKLENS_TOKEN by name", async () => {
+    process.env.DOCKLENS_TOKEN = "env-t0k3n";
+    const served = await spawnServe(["--json"]).finally(() => delete process.env.DOCKLENS_TOKEN);
+    const { child, line, stderr } = served;
+    const port = Number(new URL(JSON.parse(line).url).port);
+    const headers = { authorization: "Bearer env-t0k3n" };
+    await raw(port, "/detail?token=s3cret-1");
+    await raw(port, "/detail?token=s3cret-2&x=1&%4Bey=s3cret-3&db_password", { headers });
+    await raw(port, "/list/containers?cluster=alpha&api_key=s3cret-4", { headers });
+    await raw(port, "/list/containers?cluster=alpha&filter=name%3Dnope", { headers });
+    await raw(port, "/list/containers?cluster=s3cret-5", { headers });
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    const lines = stderr()
+      .trim()
+      .split("\n")
+      .map((text) => JSON.parse(text))
+      .filter((entry) => entry.method);
+    expect(lines.map((entry) => [entry.path, entry.status, entry.token])).toEqual([
+      ["/detail?token", 401, undefined],
+      ["/detail?token&x=1&%4Bey&db_password", 200, "DOCKLENS_TOKEN"],
+      ["/list/containers?cluster&api_key", 400, "DOCKLENS_TOKEN"],
+      ["/list/containers?cluster=alpha&filter=name%3Dnope", 200, "DOCKLENS_TOKEN"],
+      ["/list/containers?cluster", 404, "DOCKLENS_TOKEN"],
+    ]);
+    expect(stderr()).not.toMatch(/s3cret|env-t0k3n/);
+  });
+
   it("refuses a --host that is no host or IP address, or does not resolve: exit 2, never a wider bind", async () => {
-    for (const host of ["not a host", "", "127.0.0.256", "fe80::1%lo", "no-such-host.invalid"]) {
+    for (const host of ["not a host", "", "127.0.0.256", "fe80::1%lo", "127.0.0.l"]) {
       const { child, line, stderr } = await spawnServe(["--host", host]);
       // Before it was refused, serve listened on every interface: stop it, and fail.
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
