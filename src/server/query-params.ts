@@ -5,7 +5,7 @@ import { TAIL } from "../core/containers/logs.ts";
 import { PS_ARGS } from "../core/containers/processes.ts";
 import { FILTER_KEYS, filterPattern } from "../core/engine/filters.ts";
 import { NAME_PATTERN } from "../core/names.ts";
-import { BOOLEAN_VALUES, DATE_TIME, DURATION, unanchored, UNIX_TIME } from "../core/query.ts";
+import { BOOLEAN_VALUES, TIME, unanchored } from "../core/query.ts";
 import type { QueryDecl } from "../operations/route.ts";
 
 /** A query parameter: what it does, and the JSON Schema of exactly the values the route accepts. */
@@ -50,10 +50,7 @@ export function queryParam(decl: QueryDecl): QueryParam {
     case "time":
       return {
         description: `${decl.description}${TIME_FORMS}`,
-        schema: {
-          type: "string",
-          pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map(unanchored).join("|")})$`,
-        },
+        schema: { type: "string", pattern: TIME.source },
       };
     case "boolean":
       return {
