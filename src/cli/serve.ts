@@ -63,8 +63,11 @@ export async function serve(options: ServeOptions): Promise<void> {
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
     );
-  const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] =
-    await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
+  const [
+    { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
+    { toNodeListener },
+    { listen },
+  ] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   // The log names the token where it came from: the flag, or the environment.
   const tokenName = options.token === undefined ? "DOCKLENS_TOKEN" : "--token";
@@ -111,6 +114,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     );
   });
   listener.server.on("connect", refuseConnect);
+  listener.server.on("clientError", refuseUnreadable(options.cors ? { cors: options.cors } : {}));
+  // Node reads the server's maxHeaderSize as each connection opens (its types leave it out);
+  // listhen gives no way to pass it when it creates the server.
+  Object.assign(listener.server, { maxHeaderSize: MAX_HEADER_BYTES });
   if (port !== 0 && listener.address.port !== port) {
     await listener.close();
     throw new DocklensError(

@@ -13,13 +13,19 @@ import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
-import { checkQueryNames } from "../core/query.ts";
+import { checkQueryNames, invalidQuery } from "../core/query.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
 import { createMetrics } from "./metrics.ts";
 import { Streamed, Text, type ApiRoute } from "./api-route.ts";
 import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
+import type { QueryParam } from "./query-params.ts";
+import { ALLOW } from "./refusals.ts";
+import { formatRequestLog, loggedTarget, type RequestLog } from "./request-log.ts";
+
+export { formatRequestLog, type RequestLog } from "./request-log.ts";
+export { MAX_HEADER_BYTES, refuseConnect, refuseUnreadable } from "./refusals.ts";
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions {
@@ -53,31 +59,6 @@ export interface CreateAppOptions {
   dashboard?: string | false;
 }
 
-/** One request, as the log sees it once the response is over. */
-export interface RequestLog {
-  method: string;
-  /**
-   * The request target, cut to 200 characters: the path, and the query's parameter names, with
-   * their values only for a request that was served and names that do not say token, key, secret
-   * or password (docs/http-interface.md, "Running the server").
-   */
-  path: string;
-  status: number;
-  ms: number;
-  /** Why docklens failed, for an `INTERNAL_ERROR` (the client is not told). */
-  error?: string;
-  /** The name of the token the request came with (never its value). */
-  token?: string;
-}
-
-/** The text form of a log entry: `GET /list/cluster 200 12ms token=ops`. */
-export function formatRequestLog(entry: RequestLog): string {
-  const token = entry.token ? ` token=${entry.token}` : "";
-  const error = entry.error ? ` (error: ${entry.error})` : "";
-  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${token}${error}`;
-}
-
-const ALLOW = "GET, HEAD";
 const HEALTH: ApiRoute = {
   path: "/healthz",
   summary: "Liveness; asks no engine",
@@ -216,6 +197,7 @@ export function createApp(options: CreateAppOptions): App {
       );
       if (route.query && !route.otherQueryIgnored)
         checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
+      checkBounds(lists, route.query ?? {});
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
       const result = await keepCause(() =>
@@ -228,27 +210,6 @@ export function createApp(options: CreateAppOptions): App {
     }),
   );
   return app;
-}
-
-/**
- * Answer a CONNECT request, which Node never passes to the app: without this, Node closes the
- * connection without a word. For servers that host the app (`docklens serve` does).
- */
-export function refuseConnect(_request: unknown, socket: import("node:stream").Duplex): void {
-  // Node took its own error handler off this socket: a peer that resets it must not crash the server.
-  socket.on("error", () => socket.destroy());
-  (socket as import("node:net").Socket).setTimeout?.(5000, () => socket.destroy());
-  const body = JSON.stringify({
-    error: new DocklensError(
-      "METHOD_NOT_ALLOWED",
-      "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)",
-    ).toJSON(),
-  });
-  socket.end(
-    "HTTP/1.1 405 Method Not Allowed\r\n" +
-      `Allow: ${ALLOW}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 /**
@@ -289,33 +250,20 @@ function rawUrl(event: H3Event): string {
   return event.node.req.originalUrl ?? event.node.req.url ?? "/";
 }
 
-/** Parameter names whose values the log never writes, however the request ended. */
-const SECRET_NAME = /token|key|secret|passw/i;
-
 /**
- * The request target as the log writes it: the path, and each query parameter by name; a value
- * only when the request was `served` and its name says nothing secret. A refused request may
- * carry anything (a token pasted in the wrong place), and it is refused, so its values tell an
- * operator little.
+ * The bounds the OpenAPI document gives repeatable parameters, enforced: at most `maxItems`
+ * values, each at most `maxLength` characters (docs/http-interface.md, "Query strings").
  */
-function loggedTarget(target: string, served: boolean): string {
-  const start = target.indexOf("?");
-  if (start === -1) return target;
-  const params = target
-    .slice(start + 1)
-    .split("&")
-    .map((param) => {
-      const equals = param.indexOf("=");
-      const name = equals === -1 ? param : param.slice(0, equals);
-      let decoded: string | undefined;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {
-        // A name that does not decode might say anything: its value is not written.
-      }
-      return served && decoded !== undefined && !SECRET_NAME.test(decoded) ? param : name;
-    });
-  return `${target.slice(0, start)}?${params.join("&")}`;
+function checkBounds(lists: Record<string, string[]>, params: Record<string, QueryParam>): void {
+  for (const [name, values] of Object.entries(lists)) {
+    const schema = params[name]?.schema as
+      { maxItems?: number; items?: { maxLength?: number } } | undefined;
+    if (schema?.maxItems !== undefined && values.length > schema.maxItems)
+      invalidQuery(name, `at most ${schema.maxItems} values, got ${values.length}`);
+    const maxLength = schema?.items?.maxLength;
+    if (maxLength !== undefined && values.some((value) => [...value].length > maxLength))
+      invalidQuery(name, `a value is at most ${maxLength} characters`);
+  }
 }
 
 function shorten(path: string): string {
