@@ -14,6 +14,7 @@ import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
 import { checkQueryNames, invalidQuery } from "../core/query.ts";
+import { sinceLastEvent } from "../core/clusters/events.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
 import { createMetrics } from "./metrics.ts";
@@ -198,6 +199,11 @@ export function createApp(options: CreateAppOptions): App {
       if (route.query && !route.otherQueryIgnored)
         checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
       checkBounds(lists, route.query ?? {});
+      // An EventSource that reconnects sends back the id of the last event it had: it resumes
+      // after that event, whatever `since` its URL (the same as the first time) says.
+      const lastEventId = event.node.req.headers["last-event-id"];
+      if (route.headers?.["Last-Event-ID"] && typeof lastEventId === "string")
+        query.since = sinceLastEvent(lastEventId);
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
       const result = await keepCause(() =>

@@ -90,6 +90,13 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
             ...(repeatable ? { style: "form", explode: true } : {}),
           }),
         ),
+        ...Object.entries(route.headers ?? {}).map(([header, { description, schema }]) => ({
+          name: header,
+          in: "header",
+          required: false,
+          description,
+          schema,
+        })),
       ],
       // A HEAD response has the headers of the GET and never a body.
       responses:
