@@ -24,8 +24,10 @@ export function refuseUnreadable(
   options: { cors?: string } = {},
 ): (error: NodeJS.ErrnoException, socket: Duplex) => void {
   return (error, socket) => {
-    // A peer that left, or a socket already answered, is owed nothing.
-    if (error.code === "ECONNRESET" || !socket.writable) {
+    // A peer that left, or a socket already answered, is owed nothing; nor is one in the middle
+    // of a response (a stream, then a malformed request on the same connection), as Node does.
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || answering?.headersSent) {
       socket.destroy();
       return;
     }
