@@ -47,9 +47,9 @@ export function parseChoice<T extends string>(
 const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 
 /** Unix seconds with an optional fraction, as the engine takes them. */
-export const UNIX_TIME = /^\d{1,12}(\.\d{1,9})?$/;
+const UNIX_TIME = /^\d{1,12}(\.\d{1,9})?$/;
 /** A duration before now: `10m`, `1h30m`, `45s`, `2d`, `500ms`. */
-export const DURATION = /^(\d{1,12}(ms|s|m|h|d)){1,5}$/;
+const DURATION = /^(\d{1,12}(ms|s|m|h|d)){1,5}$/;
 
 /** A day that exists: the days of each month, and 29 February of leap years only. */
 const DAY =
@@ -64,7 +64,7 @@ const ZONE = "[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d";
  * zone it is local time at the offset in force now, as docker reads it (`time.FixedZone` of the
  * reference time's zone).
  */
-export const DATE_TIME = new RegExp(`^(?:${DAY})(?:${CLOCK})?(?:${ZONE})?$`);
+const DATE_TIME = new RegExp(`^(?:${DAY})(?:${CLOCK})?(?:${ZONE})?$`);
 
 /**
  * Every value {@link parseTime} takes, and nothing else: the OpenAPI document gives it as the

@@ -17,9 +17,10 @@ export const FULL_TOKEN = "--token";
 /**
  * Check bearer tokens: `token` sees every cluster (the log names it `name`, `--token` unless
  * told: `docklens serve` says `DOCKLENS_TOKEN` for one from there); each scoped token only the
- * clusters its globs match. Tokens are compared as SHA-256 digests in constant time, every one of them on every
- * request, so neither a token, its length nor which one matched leaks through timing. A scoped
- * token given by `env` is read from `env` now: a variable that is not set is `INVALID_CONFIG`.
+ * clusters its globs match. Tokens are compared as SHA-256 digests in constant time, every one
+ * of them on every request, so neither a token, its length nor which one matched leaks through
+ * timing. A scoped token given by `env` is read from `env` now: a variable that is not set is
+ * `INVALID_CONFIG`.
  */
 export function createAuthorizer(
   token: string | undefined,

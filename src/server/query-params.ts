@@ -21,9 +21,9 @@ export interface QueryParam {
  * keep the largest request the document allows within the server's MAX_HEADER_BYTES
  * (test/unit/request-size.test.ts checks it).
  */
-export const MAX_CLUSTERS = 100;
-export const MAX_FILTERS = 20;
-export const MAX_FILTER_LENGTH = 256;
+const MAX_CLUSTERS = 100;
+const MAX_FILTERS = 20;
+const MAX_FILTER_LENGTH = 256;
 
 /** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
 const CLUSTERS: QueryParam = {
