@@ -15,22 +15,25 @@ export interface Access {
 /** The tokens `serve` takes, as digests; `undefined` when it takes none (no token wanted). */
 export type Authorizer = ((header: string | undefined) => Access | undefined) | undefined;
 
-/** The name the request log gives the token of `--token` (or `DOCKLENS_TOKEN`), which sees everything. */
+/** The name the request log gives the token that sees everything, unless told another. */
 export const FULL_TOKEN = "--token";
 
 /**
- * Check bearer tokens: `token` sees every cluster; each scoped token only the clusters its globs
- * match. Tokens are compared as SHA-256 digests in constant time, every one of them on every
- * request, so neither a token, its length nor which one matched leaks through timing. A scoped
- * token given by `env` is read from `env` now: a variable that is not set is `INVALID_CONFIG`.
+ * Check bearer tokens: `token` sees every cluster (the log names it `name`, `--token` unless
+ * told: `docklens serve` says `DOCKLENS_TOKEN` for one from there); each scoped token only the
+ * clusters its globs match. Tokens are compared as SHA-256 digests in constant time, every one
+ * of them on every request, so neither a token, its length nor which one matched leaks through
+ * timing. A scoped token given by `env` is read from `env` now: a variable that is not set is
+ * `INVALID_CONFIG`.
  */
 export function createAuthorizer(
   token: string | undefined,
   scoped: readonly ScopedToken[],
   env: NodeJS.ProcessEnv = process.env,
+  name: string = FULL_TOKEN,
 ): Authorizer {
   const known: Array<{ digest: Buffer; access: Access }> = [];
-  if (token) known.push({ digest: digest(token), access: { token: FULL_TOKEN } });
+  if (token) known.push({ digest: digest(token), access: { token: name } });
   for (const entry of scoped) {
     const value = entry.env ? env[entry.env] : undefined;
     if (entry.env && !value)
