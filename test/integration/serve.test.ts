@@ -1,8 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { connect, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { cli, engines, spawnServe } from "./helpers.ts";
+import { BIN, cli, engines, spawnServe } from "./helpers.ts";
 import { raw } from "./server-helpers.ts";
 
 describe("docklens serve", () => {
@@ -161,7 +162,7 @@ describe("docklens serve", () => {
   });
 
   it("refuses a --host that is no host or IP address, or does not resolve: exit 2, never a wider bind", async () => {
-    for (const host of ["not a host", "", "127.0.0.256", "fe80::1%lo", "127.0.0.l"]) {
+    for (const host of ["not a host", "", "127.0.0.256", "fe80::1%lo"]) {
       const { child, line, stderr } = await spawnServe(["--host", host]);
       // Before it was refused, serve listened on every interface: stop it, and fail.
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -169,6 +170,26 @@ describe("docklens serve", () => {
       expect({ host, line, code: child.exitCode }).toEqual({ host, line: "", code: 2 });
       expect(stderr()).toMatch(/^docklens: --host: /);
     }
+    // A name that does not resolve, looked up in a network namespace of its own (`unshare -n`,
+    // as root, as the engines are): the query goes nowhere, never to the machine's DNS server.
+    const typo = spawnSync(
+      "unshare",
+      [
+        "-n",
+        process.execPath,
+        BIN,
+        "serve",
+        "--config",
+        engines.configPath,
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.l",
+      ],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+    expect({ code: typo.status, stdout: typo.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(typo.stderr).toMatch(/^docklens: --host: the name does not resolve/);
     const { child, line } = await spawnServe(["--host", "localhost"]);
     try {
       expect(line).toMatch(/^docklens: serving 4 clusters on http:\/\/(127\.0\.0\.1|\[::1\]):\d+$/);
