@@ -65,9 +65,9 @@ describe("README's CLI examples", () => {
   };
   // README's clusters are local, prod, staging and lab; the test engine A is alpha.
   const args = (command: string) =>
-    command
-      .split(" ")
+    (command.match(/'[^']*'|\S+/g) ?? [])
       .slice(1)
+      .map((word) => word.replace(/^'(.*)'$/, "$1"))
       .map((word) => (/^(local|prod|staging|lab)$/.test(word) ? "alpha" : word));
   const columns = (line: string) => line.trim().split(/\s{2,}/);
   const isHeader = (line: string | undefined) =>

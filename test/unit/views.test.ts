@@ -155,7 +155,8 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
       ].join("\n"),
     );
     expect(ps("table {{.ID}} {{.Names | upper}}").split("\n")[0]).toBe("CONTAINER ID NAMES");
-    // `table` alone is the command's own table.
+    // `table` alone, or an empty format, is the command's own table.
+    expect(ps("")).toBe(ps("table"));
     expect(ps("table")).toBe(
       psTable([container("web"), container("db", { Labels: {} })], colors, {}, NOW),
     );

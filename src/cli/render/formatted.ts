@@ -102,7 +102,8 @@ export function formatRows(
     .replace(/^ +| +$/g, "")
     .replaceAll("\\t", "\t")
     .replaceAll("\\n", "\n");
-  if (table && source === "") return defaultTable();
+  // An empty format is the default table, as docker's is.
+  if (source === "" && (table || format === "")) return defaultTable();
   const template = parseTemplate(source, FUNCTIONS, {
     names: Object.keys(kind.headers),
     type: kind.type,
