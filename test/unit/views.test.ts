@@ -108,8 +108,8 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
     ["{{json .Labels}}", '""\n"com.example.team=web,empty="'],
     ["{{.Names | upper | printf}}", null],
     [
-      '{{upper .Names}} {{lower "AB"}} {{title "a-b c"}} {{truncate .Names 1}}',
-      "DB ab A-B C d\nWEB ab A-B C w",
+      `{{upper .Names}} {{lower "AB"}} {{title "a-b c"}}|{{title "don't x·y é_f"}} {{truncate .Names 1}}`,
+      "DB ab A-B C|Don'T X·y É_f d\nWEB ab A-B C|Don'T X·y É_f w",
     ],
     ['{{join (split .Labels ",") "+"}}', "\ncom.example.team=web+empty="],
     ['[{{pad .Names 1 2}}]{{pad "" 3 3}}', "[ db  ]\n[ web  ]"],

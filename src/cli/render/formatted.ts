@@ -32,9 +32,10 @@ export const FUNCTIONS: TemplateFunctions = {
       : Array.isArray(value)
         ? value.map(text).join(text(separator))
         : text(value),
+  // strings.Title: a letter after a separator (ASCII but letters, digits and `_`; any space).
   title: (value) =>
     text(value).replace(
-      /(^|[^\p{L}\p{N}_'])(\p{L})/gu,
+      /(^|[\0-/:-@[-^`{-\x7f]|\s)(\p{L})/gu,
       (_, a: string, b: string) => a + b.toUpperCase(),
     ),
   lower: (value) => text(value).toLowerCase(),
