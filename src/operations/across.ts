@@ -10,8 +10,12 @@ import {
   filterOption,
   filterOptions,
   filterQuery,
+  containerListOptions,
   listOptions,
+  SIZE_OPTION,
+  SIZE_QUERY,
   WATCH_OPTION,
+  wantsSize,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
 
@@ -27,10 +31,10 @@ export const ACROSS_OPERATIONS: Operation[] = [
         "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
       schema: "AllContainerList",
       errors: ACROSS_ERRORS,
-      query: { cluster: CLUSTERS_QUERY, filter: filterQuery("containers") },
+      query: { cluster: CLUSTERS_QUERY, filter: filterQuery("containers"), size: SIZE_QUERY },
       run: async (_, context) =>
         (await import("../core/containers/containers.ts")).listAllContainers(
-          await listOptions("containers", context),
+          await containerListOptions(context),
         ),
     },
     command: defineCommand({
@@ -46,6 +50,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
         },
         { flags: "-q, --quiet", description: "only cluster/id, a line each" },
         { flags: "--no-trunc", description: "ids and commands whole" },
+        SIZE_OPTION,
         {
           flags: "--format <template>",
           description:
@@ -74,6 +79,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
           ...coreOptions,
           clusters,
           ...(await filterOptions("containers", options.filter)),
+          size: wantsSize(options),
         }),
       view: (render, options) => (result, colors) =>
         options.group
@@ -82,6 +88,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
               full: !options.trunc,
               ...(options.quiet ? { quiet: true } : {}),
               ...(options.format ? { format: options.format } : {}),
+              ...(options.size ? { size: true } : {}),
             }),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),

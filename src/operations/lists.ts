@@ -5,19 +5,20 @@ import type { Operation } from "./operation.ts";
 import {
   CLUSTER_ARG,
   clusterList,
+  containerListOptions,
   defineCommand,
   filterOption,
   filterQuery,
+  filterOptions,
   LIST_ERRORS,
+  SIZE_OPTION,
+  SIZE_QUERY,
   WATCH_OPTION,
+  wantsSize,
 } from "./parts.ts";
 
 const clusters = () => import("../core/clusters/clusters.ts");
 const containers = () => import("../core/containers/containers.ts");
-const clusterContainers = clusterList(
-  "containers",
-  async () => (await containers()).listContainers,
-);
 const clusterImages = clusterList(
   "images",
   async () => (await import("../core/objects/images.ts")).listImages,
@@ -84,9 +85,10 @@ export const LIST_OPERATIONS: Operation[] = [
       summary: "All containers of a cluster and the running ones",
       schema: "ContainerList",
       errors: LIST_ERRORS,
-      query: { filter: filterQuery("containers") },
+      query: { filter: filterQuery("containers"), size: SIZE_QUERY },
       otherQueryIgnored: true,
-      run: clusterContainers.run,
+      run: async (params, context) =>
+        (await containers()).listContainers(params.cluster!, await containerListOptions(context)),
     },
     command: defineCommand({
       name: ["containers"],
@@ -99,6 +101,7 @@ export const LIST_OPERATIONS: Operation[] = [
           flags: "--running",
           description: "only running containers (the JSON body always holds both lists)",
         },
+        SIZE_OPTION,
         {
           flags: "--format <template>",
           description:
@@ -111,13 +114,17 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens containers local --filter label=app=web"],
         ["docklens containers local --json | jq -r '.running[].Names[0]'"],
       ],
-      call: clusterContainers.call,
+      call: async ([cluster], options, coreOptions) =>
+        (await containers()).listContainers(cluster, {
+          ...coreOptions,
+          ...(await filterOptions("containers", options.filter)),
+          size: wantsSize(options),
+        }),
       view: (render, options) => (result, colors) =>
-        render.containersTable(
-          options.running ? result.running : result.containers,
-          colors,
-          options.format,
-        ),
+        render.containersTable(options.running ? result.running : result.containers, colors, {
+          ...(options.format === undefined ? {} : { format: options.format }),
+          ...(options.size ? { size: true } : {}),
+        }),
     }),
   },
   {

@@ -116,6 +116,41 @@ export async function listOptions(kind: FilterKind, context: RouteContext) {
   };
 }
 
+/** `size`: the container lists with each container's sizes, as `docker ps --size` asks. */
+export const SIZE_QUERY: QueryDecl = {
+  kind: "boolean",
+  description:
+    "Each container's SizeRw and SizeRootFs, as docker ps --size asks " +
+    "(the engine walks every container's layers: slow on big engines)",
+};
+
+/** `-s, --size` of `ps` and `containers`: docker ps's SIZE column. */
+export const SIZE_OPTION = {
+  flags: "-s, --size",
+  description: "a SIZE column, as docker ps -s (slow on big engines)",
+} as const;
+
+/** A container list route's context as its options: filters, clusters, and `size`. */
+export async function containerListOptions(context: RouteContext) {
+  const { parseBoolean } = await import("../core/query.ts");
+  return {
+    ...(await listOptions("containers", context)),
+    size: parseBoolean("size", context.query.size, false),
+  };
+}
+
+/**
+ * Whether a container list command asks for sizes: `--size`, or, as docker ps decides it
+ * (cli/command/container/list.go), a `--format` whose template uses `.Size` (`{{json .}}` prints
+ * every field; `json` does not count, as docker reads it as a template before it means
+ * `{{json .}}`, so its Size is `0B`) unless `-q`.
+ */
+export function wantsSize(options: { size?: boolean; quiet?: boolean; format?: string }): boolean {
+  if (options.size) return true;
+  if (options.quiet || options.format === undefined) return false;
+  return /\.Size\b|\{\{-?\s*json\s+\.\s*-?\}\}/.test(options.format);
+}
+
 /** The command's `--filter` values as list options. */
 export async function filterOptions(kind: FilterKind, filter: readonly string[] = []) {
   const { parseFilters } = await import("../core/engine/filters.ts");

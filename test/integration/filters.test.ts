@@ -29,6 +29,21 @@ describe("docker's filters", () => {
     expect(ids(http.json.containers)).toEqual(ids(body.containers));
   });
 
+  it("size=true lists each container's sizes as docker ps --size asks, and only then", async () => {
+    const [sized, plain, across] = await Promise.all([
+      get("/list/alpha/containers?size=true&filter=label%3Dapp"),
+      get("/list/alpha/containers?filter=label%3Dapp"),
+      get("/list/containers?cluster=alpha&size=1&filter=label%3Dapp"),
+    ]);
+    type Sized = Item & { SizeRw?: number; SizeRootFs?: number };
+    // The engine leaves SizeRw out where it is 0 (omitempty), as it is for most fixtures.
+    for (const item of [...sized.json.containers, ...across.json.containers] as Sized[])
+      expect(item.SizeRootFs).toBeGreaterThan(0);
+    expect(sized.json.containers.length).toBeGreaterThan(0);
+    for (const item of plain.json.containers as Sized[]) expect(item.SizeRootFs).toBeUndefined();
+    expect((await get("/list/alpha/containers?size=maybe")).status).toBe(400);
+  });
+
   it("repeated filters combine as docker's do, on images, volumes and networks too", async () => {
     const both = await cliJson<{ containers: Item[] }>([
       "containers",

@@ -66,14 +66,14 @@ describe("--format, as the docker CLI prints it", () => {
         ["ps", "alpha", "--format", format, ...FIXTURES],
         ["ps", "--format", format, ...FIXTURES],
       );
-      // RunningFor is worked out by each client from its own clock; docklens does not ask the
-      // engines for sizes (docker does for json), Size aside.
+      // RunningFor is worked out by each client from its own clock. Sizes are asked for with
+      // {{json .}} (every field) and not with json, by both.
       const parsed = (lines: string[]) =>
         lines
           .map((line) => {
-            const { RunningFor, Cluster, Project, Size, Status, ...rest } = JSON.parse(line);
+            const { RunningFor, Cluster, Project, Status, ...rest } = JSON.parse(line);
             expect(RunningFor).toMatch(/ago$/);
-            expect(Size).toMatch(/^0B/);
+            expect(rest.Size).toMatch(format === "json" ? /^0B$/ : /^\d.*B \(virtual \d/);
             expect(Status).toMatch(/^Up /);
             return rest as { ID: string };
           })
@@ -81,6 +81,21 @@ describe("--format, as the docker CLI prints it", () => {
       expect(parsed(mine)).toEqual(parsed(theirs));
       expect(JSON.parse(mine[0]!)).toMatchObject({ Cluster: "alpha" });
     }
+  });
+
+  it("sizes: a template naming .Size asks the engine for them, and -s adds docker ps -s's SIZE", async () => {
+    const format = "{{.Names}} {{.Size}}";
+    const { mine, theirs } = await both(
+      ["containers", "alpha", "--format", format, ...FIXTURES],
+      ["ps", "-a", "--format", format, ...FIXTURES],
+    );
+    expect(mine.sort()).toEqual(theirs.sort());
+    expect(mine.join("\n")).toMatch(/\(virtual \d/);
+    const sized = await withConfig("containers", "alpha", "-s", ...FIXTURES);
+    const [header, ...rows] = sized.stdout.trimEnd().split("\n");
+    expect(header).toMatch(/ NAMES +SIZE$/);
+    const named = (line: string) => /(\S+) {2,}(\S+B(?: \(virtual [^)]+\))?)$/.exec(line)!;
+    expect(rows.map((row) => `${named(row)[1]} ${named(row)[2]}`).sort()).toEqual(theirs.sort());
   });
 
   it("ps --format '{{.Cluster}}' names each container's cluster", async () => {

@@ -33,6 +33,11 @@ describe("readKey", () => {
     ["one label with a comma", { kind: "containers", filters: { label: ["a,b"] } }],
     ["two labels", { kind: "containers", filters: { label: ["a", "b"] } }],
     ["a filter key with no values", { kind: "containers", filters: { label: [] } }],
+    ["the container list with sizes", { kind: "containers", filters: undefined, size: true }],
+    [
+      "the running containers with sizes",
+      { kind: "containers", filters: { status: ["running"] }, size: true },
+    ],
     ["the image list", { kind: "images", filters: undefined }],
     ["the dangling images", { kind: "images", filters: { dangling: ["true"] } }],
     ["the dangling volumes", { kind: "volumes", filters: { dangling: ["true"] } }],
@@ -77,6 +82,11 @@ describe("readKey", () => {
       "a value given twice",
       { kind: "images", filters: { label: ["a", "a"] } },
       { kind: "images", filters: { label: ["a"] } },
+    ],
+    [
+      "size false and no size",
+      { kind: "containers", filters: undefined, size: false },
+      { kind: "containers", filters: undefined },
     ],
     [
       "empty filters and none",

@@ -19,7 +19,9 @@ beforeEach(async () => {
   delete (globalThis as { __docklensTempDir?: unknown }).__docklensTempDir;
 });
 afterEach(async () => {
-  process.env.TMPDIR = saved.tmp;
+  // Assigning undefined would set the text "undefined": where TMPDIR was unset, unset it again.
+  if (saved.tmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = saved.tmp;
   // The check fails the run by its exit code: what it does here is not the run's.
   process.exitCode = saved.exitCode;
   await rm(dir, { recursive: true, force: true });

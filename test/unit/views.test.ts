@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { containersTable, psTable } from "../../src/cli/render/containers.ts";
 import { imagesTable } from "../../src/cli/render/lists.ts";
 import { statsRow } from "../../src/cli/render/streams.ts";
+import { wantsSize } from "../../src/operations/parts.ts";
 import type { ClusterContainerItem } from "../../src/core/containers/containers.ts";
 import type { ImageItem } from "../../src/core/objects/engine-types.ts";
 
@@ -202,11 +203,42 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
     expect(ps("table {{.Names}}", [])).toBe("NAMES");
   });
 
+  it("--size: docker ps -s's SIZE column, last, the virtual size where the engine sent one", () => {
+    const sized = container("web", { SizeRw: 12, SizeRootFs: 1981430 });
+    const [header, row] = containersTable([sized], colors, { size: true }, NOW).split("\n");
+    expect(header).toMatch(/NAMES +SIZE$/);
+    expect(row).toMatch(/web +12B \(virtual 1\.98MB\)$/);
+    expect(psTable([container("db")], colors, { size: true }, NOW).split("\n")[1]).toMatch(
+      /db +0B$/,
+    );
+    expect(containersTable([sized], colors, {}, NOW)).not.toMatch(/SIZE|virtual/);
+  });
+
+  it.each([
+    [{}, false],
+    [{ size: true }, true],
+    [{ size: true, quiet: true }, true],
+    [{ format: "{{.Names}}" }, false],
+    [{ format: "{{.Names}}\t{{.Size}}" }, true],
+    [{ format: "table {{.Size}}" }, true],
+    [{ format: "{{.SizeRw}}" }, false],
+    [{ format: "json" }, false],
+    [{ format: "{{json .}}" }, true],
+    [{ format: "{{ json . }}" }, true],
+    [{ format: "{{json .Labels}}" }, false],
+    [{ format: "table" }, false],
+    [{ format: "{{.Size}}", quiet: true }, false],
+  ])("asks the engine for sizes as docker ps does: %o → %s", (options, expected) => {
+    expect(wantsSize(options)).toBe(expected);
+  });
+
   it("containers: docker's fields, without the cluster", () => {
-    expect(containersTable([container("web")], colors, "{{.Names}} {{.ID}}", NOW)).toBe(
+    expect(containersTable([container("web")], colors, { format: "{{.Names}} {{.ID}}" }, NOW)).toBe(
       "web 776562000000",
     );
-    expect(() => containersTable([], colors, "{{.Cluster}}", NOW)).toThrow(/field Cluster/);
+    expect(() => containersTable([], colors, { format: "{{.Cluster}}" }, NOW)).toThrow(
+      /field Cluster/,
+    );
   });
 
   it("images: a row per tag by familiar name, docker's fields, and the cluster", () => {

@@ -47,12 +47,23 @@ const CONTAINER_COLUMNS = [
   "NAMES",
 ];
 
-/** A row of {@link CONTAINER_COLUMNS}; `full` keeps ids and commands whole (`--no-trunc`). */
+/** docker ps's SIZE: the writable layer, and the image's size under it (`virtual`) when the engine sent one. */
+function containerSize(container: ContainerItem): string {
+  return (
+    humanSize(container.SizeRw ?? 0, 3) +
+    (container.SizeRootFs ? ` (virtual ${humanSize(container.SizeRootFs, 3)})` : "")
+  );
+}
+
+/**
+ * A row of {@link CONTAINER_COLUMNS}; `full` keeps ids and commands whole (`--no-trunc`), `size`
+ * adds docker ps -s's SIZE.
+ */
 function containerRow(
   container: ContainerItem,
   colors: ChalkInstance,
   now = Date.now(),
-  full = false,
+  { full = false, size = false }: { full?: boolean; size?: boolean } = {},
 ): string[] {
   return [
     full ? container.Id : shortId(container.Id),
@@ -67,6 +78,7 @@ function containerRow(
     ),
     formatPorts(container.Ports ?? []),
     containerName(container),
+    ...(size ? [containerSize(container)] : []),
   ];
 }
 
@@ -75,17 +87,20 @@ function containerName(container: Pick<ContainerItem, "Names">): string {
   return container.Names.map((name) => name.replace(/^\//, "")).join(",");
 }
 
+/** The columns of `docker ps`, and SIZE with `--size`. */
+const columns = (size?: boolean) => [...CONTAINER_COLUMNS, ...(size ? ["SIZE"] : [])];
+
 /** `docklens containers`: the columns of `docker ps`, or each container as `format` says. */
 export function containersTable(
   containers: ContainerItem[],
   colors: ChalkInstance,
-  format?: string,
+  { format, size }: Omit<PsView, "full" | "quiet"> = {},
   now = Date.now(),
 ): string {
   const table = () =>
     renderTable(
-      CONTAINER_COLUMNS,
-      containers.map((container) => containerRow(container, colors, now)),
+      columns(size),
+      containers.map((container) => containerRow(container, colors, now, { size })),
       colors,
     );
   if (format === undefined) return table();
@@ -101,6 +116,8 @@ export interface PsView {
   quiet?: boolean;
   /** docker's `--format`: a template (`{{.Cluster}} {{.Names}}`), `json`, or `table ...`. */
   format?: string;
+  /** `--size`: docker ps -s's SIZE column. */
+  size?: boolean;
 }
 
 /** Order of `ps`: by cluster name, then container name. */
@@ -133,11 +150,11 @@ export function psTable(
     const projects = sorted.some((container) => projectOf(container) !== undefined);
     const rows = sorted.map((container) => [
       container.cluster.name,
-      ...containerRow(container, colors, now, view.full),
+      ...containerRow(container, colors, now, view),
       ...(projects ? [projectOf(container) ?? ""] : []),
     ]);
     return renderTable(
-      ["CLUSTER", ...CONTAINER_COLUMNS, ...(projects ? ["PROJECT"] : [])],
+      ["CLUSTER", ...columns(view.size), ...(projects ? ["PROJECT"] : [])],
       rows,
       colors,
     );
@@ -205,9 +222,7 @@ function containerData(
     Ports: formatPorts(container.Ports ?? []),
     State: container.State,
     Status: container.Status,
-    Size:
-      humanSize(container.SizeRw ?? 0, 3) +
-      (container.SizeRootFs ? ` (virtual ${humanSize(container.SizeRootFs, 3)})` : ""),
+    Size: containerSize(container),
     // Sorted as Go sorts strings, by code unit: `k=v`, `=` even for an empty value.
     Labels: Object.entries(labels)
       .map(([key, value]) => `${key}=${value}`)

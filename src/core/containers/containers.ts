@@ -37,6 +37,15 @@ export type EngineContainerItem = Override<
   }
 >;
 
+/** Options of the container lists: docker's filters, and whether to ask for sizes. */
+export interface ListContainersOptions extends ListOptions {
+  /**
+   * Each container's `SizeRw` and `SizeRootFs`, as `docker ps --size` asks (`size=true`): the
+   * engine walks every container's layers for them, so a list with sizes is slow on big engines.
+   */
+  size?: boolean;
+}
+
 /** Body of `/list/:cluster/containers`. */
 export interface ListContainersResult {
   containers: ContainerItem[];
@@ -55,7 +64,7 @@ export interface ListContainersResult {
  */
 export async function listContainers(
   cluster: string,
-  options: ListOptions,
+  options: ListContainersOptions,
 ): Promise<ListContainersResult> {
   const config = resolveCluster(cluster, options);
   const { query, statuses } = filteredCall(options.filters);
@@ -64,7 +73,7 @@ export async function listContainers(
     config,
     async (docker, signal) => {
       const items = await dialEngine(docker, "/containers/json", signal, {
-        query: { all: true, ...query },
+        query: { all: true, ...(options.size ? { size: true } : {}), ...query },
       });
       const engineItems = expectBody<EngineContainerItem[]>(items, "array", config);
       const modes = await networkModes(docker, engineItems, signal);
@@ -73,7 +82,7 @@ export async function listContainers(
     },
     {
       ...options,
-      read: { kind: "containers", filters: options.filters },
+      read: containersRead(options),
       ...(statuses ? { statuses } : {}),
     },
   );
@@ -101,9 +110,9 @@ export interface ListAllContainersResult {
  * ```
  */
 export async function listAllContainers(
-  options: ListOptions & AcrossClustersOptions,
+  options: ListContainersOptions & AcrossClustersOptions,
 ): Promise<ListAllContainersResult> {
-  return shareAcross(options, { kind: "containers", filters: options.filters }, async (shared) => {
+  return shareAcross(options, containersRead(options), async (shared) => {
     const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
       (await listContainers(String(config.id), shared)).containers.map((item) => ({
         ...item,
@@ -113,6 +122,11 @@ export async function listAllContainers(
     const containers = results.flatMap((result) => result.value);
     return { containers, running: containers.filter(isRunning), errors };
   });
+}
+
+/** The shared read of a container list: with sizes, another read than without. */
+function containersRead(options: ListContainersOptions) {
+  return { kind: "containers" as const, filters: options.filters, size: options.size === true };
 }
 
 function isRunning(container: ContainerItem): boolean {

@@ -14,12 +14,15 @@ type Filters = Readonly<Record<string, readonly string[]>>;
  * the checked name or id; `containers` (docklens's list and its running part), `images`,
  * `volumes` and `networks` a list with docker's filters; `version` the engine's `/version`;
  * `info` its `/info` with the number of volumes; `disk-usage` its `/system/df` of the kinds
- * named (all of them when none are); `across` the body of a read over the clusters of these ids,
- * put together from each one's (a fleet's, where the others are a cluster's).
+ * named (all of them when none are); a `containers` read with `size` the list with each
+ * container's sizes (`SizeRw`, `SizeRootFs`: the engine computes them, slowly); `across` the
+ * body of a read over the clusters of these ids, put together from each one's (a fleet's, where
+ * the others are a cluster's).
  */
 export type EngineRead =
   | { kind: "container" | "image" | "volume" | "network"; name: string }
   | { kind: "containers" | "images" | "volumes" | "networks"; filters: Filters | undefined }
+  | { kind: "containers"; filters: Filters | undefined; size: boolean }
   | { kind: "version" | "info" }
   | { kind: "disk-usage"; types: readonly string[] | undefined }
   | { kind: "across"; read: EngineRead; clusters: readonly number[] };
@@ -49,7 +52,12 @@ export function readKey(read: EngineRead): ReadKey {
     case "images":
     case "volumes":
     case "networks":
-      return JSON.stringify([read.kind, sameFilters(read.filters)]) as ReadKey;
+      // A list with sizes (`size=true`) is another, slower read; without, the key is as it was.
+      return JSON.stringify([
+        read.kind,
+        sameFilters(read.filters),
+        ...("size" in read && read.size ? ["size"] : []),
+      ]) as ReadKey;
     case "version":
     case "info":
       return JSON.stringify([read.kind]) as ReadKey;
