@@ -61,6 +61,8 @@ export function createProgram(command?: string): Command {
     .showSuggestionAfterError()
     .addHelpText("after", EXAMPLES)
     .hook("preAction", inheritOptions);
+  // --config and --json before the command mean what they mean after it (inheritOptions).
+  for (const option of COMMON_OPTIONS) program.option(option.flags, option.description);
   const only = COMMANDS.some((spec) => spec.name[0] === command) ? command : undefined;
   for (const spec of COMMANDS) if (!only || spec.name[0] === only) addCommand(program, spec);
   return program;
@@ -119,7 +121,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
   });
-  const program = createProgram(argv[2]);
+  const program = createProgram(commandWord(argv.slice(2)));
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride().configureOutput({
       outputError: (text, write) => write(`docklens: ${text.replace(/^error: /, "")}`),
@@ -132,9 +134,23 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
 }
 
+/** The command a run names: its first word that is neither a global option nor its value. */
+function commandWord(args: readonly string[]): string | undefined {
+  const valued = new Set(
+    COMMON_OPTIONS.filter((option) => option.flags.includes("<")).flatMap(
+      (option) => option.flags.match(/-[\w-]+/g) ?? [],
+    ),
+  );
+  for (let i = 0; i < args.length; i++) {
+    if (valued.has(args[i]!)) i++;
+    else if (!args[i]!.startsWith("-")) return args[i];
+  }
+  return undefined;
+}
+
 /**
- * Options given before a subcommand (`detail --json container local web`) are the parent's in
- * commander; they mean the same to the subcommand, unless it was given its own.
+ * Options given before a command (`--config f clusters`) or a subcommand (`detail --json
+ * container local web`) are the parent's in commander; they mean the same to the subcommand, unless it was given its own.
  */
 function inheritOptions(_program: Command, action: Command): void {
   for (let parent = action.parent; parent; parent = parent.parent) {
