@@ -53,11 +53,12 @@ export async function run(
     }
     const result = await query(args, options, coreOptions);
     if (!isStream(result)) {
-      const output = text(result, true);
-      // A whole result that renders nothing (an empty log) prints nothing.
+      const error = await hooks.failure?.(result, coreOptions);
+      // A whole result that renders nothing (an empty log) prints nothing; nor does a table of
+      // clusters of which none answered: its header would read as an empty answer.
+      const output = error?.nothingAnswered && view ? "" : text(result, true);
       if (output) process.stdout.write(`${output}\n`);
       warn(result);
-      const error = await hooks.failure?.(result, coreOptions);
       if (error) throw new DocklensError(error.code, error.message);
       return;
     }

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { BIN, cli, dockerIds, engines } from "./helpers.ts";
+import { readFile } from "node:fs/promises";
+import { BIN, cli, dockerIds, engines, writeConfig } from "./helpers.ts";
 
 /** The CLI keeps docker's habits: which containers ps lists, where options go, what Ctrl-C does. */
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
@@ -35,7 +36,7 @@ describe("ps lists what docker ps lists", () => {
 
 describe("options go before or after the command", () => {
   it.each([
-    [["--config", "CONFIG", "clusters"], /^ID\s+CLUSTER/],
+    [["--config", "CONFIG", "clusters", "--json"], /^\{/],
     [["-c", "CONFIG", "containers", "alpha"], /^CONTAINER ID\s/],
     [["--json", "-c", "CONFIG", "ps", "alpha"], /^\{/],
     [["-c", "CONFIG", "detail", "--json", "cluster", "alpha"], /^\{/],
@@ -43,4 +44,63 @@ describe("options go before or after the command", () => {
     const result = await cli(args.map((arg) => (arg === "CONFIG" ? engines.configPath : arg)));
     expect(result).toEqual({ code: 0, stdout: expect.stringMatching(output), stderr: "" });
   });
+});
+
+describe("one rule for every command across clusters", () => {
+  const ACROSS = [
+    ["clusters"],
+    ["ps"],
+    ["ps", "-a"],
+    ["images"],
+    ["drift"],
+    ["df"],
+    ["logs", "-n", "1"],
+    ["stats", "--no-stream"],
+  ];
+  /** The suite's clusters of these names, hang's disk usage limited as its other calls are. */
+  const configOf = async (file: string, names: string[]) => {
+    const { clusters } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
+      clusters: Array<{ name: string }>;
+    };
+    return writeConfig(file, {
+      clusters: clusters
+        .filter((cluster) => names.includes(cluster.name))
+        .map((cluster) => ({ ...cluster, diskUsageTimeoutMs: engines.hangTimeoutMs })),
+    });
+  };
+
+  it.each(ACROSS)(
+    "%s: every cluster failed, no table, the errors on stderr, exit 1",
+    async (...args) => {
+      const result = await cli([
+        ...args,
+        "--config",
+        await configOf("down.json", ["dead", "hang"]),
+      ]);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^docklens: dead: cannot reach/),
+        expect.stringMatching(/^docklens: hang: .* did not answer within/),
+        "docklens: no cluster answered (2 failed)",
+      ]);
+      expect(result.code).toBe(1);
+    },
+  );
+
+  it.each(ACROSS)(
+    "%s: some failed, the table and a warning each on stderr, exit 0",
+    async (...args) => {
+      const config = await configOf("part.json", ["alpha", "dead", "hang"]);
+      const result = await cli([...args, "--config", config]);
+      expect(result.stdout).toMatch(/alpha/);
+      // The clusters table has a row for each cluster, its state the error's code.
+      expect(result.stdout).not.toMatch(/cannot reach|did not answer/);
+      if (args[0] !== "clusters") expect(result.stdout).not.toMatch(/dead|hang/);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^docklens: dead: cannot reach/),
+        expect.stringMatching(/^docklens: hang: .* did not answer within/),
+      ]);
+      expect(result.code).toBe(0);
+    },
+  );
 });
