@@ -150,7 +150,8 @@ function commandWord(args: readonly string[]): string | undefined {
 
 /**
  * Options given before a command (`--config f clusters`) or a subcommand (`detail --json
- * container local web`) are the parent's in commander; they mean the same to the subcommand, unless it was given its own.
+ * container local web`) are the parent's in commander; they mean the same to the command that
+ * runs, unless it was given its own.
  */
 function inheritOptions(_program: Command, action: Command): void {
   for (let parent = action.parent; parent; parent = parent.parent) {

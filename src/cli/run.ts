@@ -45,6 +45,8 @@ export async function run(
       process.once("SIGINT", stop).once("SIGTERM", stop);
       return await watch(options.watch, controller.signal, async () => {
         const result = await query(args, options, coreOptions);
+        // Ctrl-C came during the round: its engines answered "cancelled", which is not their state.
+        if (controller.signal.aborted) return;
         // On a terminal each answer replaces the last, as `watch` does; in a pipe they follow one another.
         const clear = view && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "";
         process.stdout.write(`${clear}${text(result, true)}\n`);

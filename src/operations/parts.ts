@@ -4,7 +4,7 @@
 import type { ClusterError } from "../core/engine/across-clusters.ts";
 import type { ListOptions } from "../core/engine/filters.ts";
 import type { CoreOptions, ItemRef } from "../core/engine/fleet.ts";
-import type { ErrorBody, ErrorCode } from "../core/errors.ts";
+import type { ErrorCode } from "../core/errors.ts";
 import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
 import type {
   AnyCommandSpec,

@@ -14,6 +14,21 @@ const psIds = async (...args: string[]) =>
     .map((line) => line.replace(/^alpha\//, ""))
     .sort();
 
+/**
+ * A config of the suite's clusters of these names, each with `override`; hang's disk usage is
+ * limited as its other calls are.
+ */
+const configOf = async (file: string, names: string[], override: object = {}) => {
+  const { clusters } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
+    clusters: Array<{ name: string }>;
+  };
+  return writeConfig(file, {
+    clusters: clusters
+      .filter((cluster) => names.includes(cluster.name))
+      .map((cluster) => ({ ...cluster, diskUsageTimeoutMs: engines.hangTimeoutMs, ...override })),
+  });
+};
+
 describe("ps lists what docker ps lists", () => {
   it.each([
     [[]],
@@ -56,22 +71,10 @@ describe("one rule for every command across clusters", () => {
     ["df"],
     ["logs", "-n", "1"],
     ["stats", "--no-stream"],
-  ];
-  /** The suite's clusters of these names, hang's disk usage limited as its other calls are. */
-  const configOf = async (file: string, names: string[]) => {
-    const { clusters } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
-      clusters: Array<{ name: string }>;
-    };
-    return writeConfig(file, {
-      clusters: clusters
-        .filter((cluster) => names.includes(cluster.name))
-        .map((cluster) => ({ ...cluster, diskUsageTimeoutMs: engines.hangTimeoutMs })),
-    });
-  };
-
+  ].map((args) => [args]);
   it.each(ACROSS)(
-    "%s: every cluster failed, no table, the errors on stderr, exit 1",
-    async (...args) => {
+    "%j: every cluster failed, no table, the errors on stderr, exit 1",
+    async (args) => {
       const result = await cli([
         ...args,
         "--config",
@@ -88,8 +91,8 @@ describe("one rule for every command across clusters", () => {
   );
 
   it.each(ACROSS)(
-    "%s: some failed, the table and a warning each on stderr, exit 0",
-    async (...args) => {
+    "%j: some failed, the table and a warning each on stderr, exit 0",
+    async (args) => {
       const config = await configOf("part.json", ["alpha", "dead", "hang"]);
       const result = await cli([...args, "--config", config]);
       expect(result.stdout).toMatch(/alpha/);
@@ -101,6 +104,32 @@ describe("one rule for every command across clusters", () => {
         expect.stringMatching(/^docklens: hang: .* did not answer within/),
       ]);
       expect(result.code).toBe(0);
+    },
+  );
+});
+
+describe("Ctrl-C ends a watch without drawing the round it cancelled", () => {
+  it.each([[["clusters"]], [["clusters", "--json"]], [["ps", "-a"]], [["ps", "--json"]]])(
+    "%j --watch 1",
+    async (args) => {
+      // Rounds last as long as hang's time limit, so that Ctrl-C comes in one, as it does with a
+      // hung engine.
+      const config = await configOf("slow.json", ["alpha", "hang"], { timeoutMs: 3000 });
+      const child = spawn(process.execPath, [BIN, ...args, "--watch", "1", "--config", config], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      await once(child.stdout, "data");
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      child.kill("SIGINT");
+      const [code] = await once(child, "exit");
+      expect(stdout).not.toMatch(/ENGINE_ERROR|cancel/);
+      expect(stderr).not.toMatch(/ENGINE_ERROR|cancel/);
+      expect(code).toBe(0);
     },
   );
 });
