@@ -5,6 +5,7 @@ import pkg from "../../package.json" with { type: "json" };
 import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/command.ts";
 import { COMMON_OPTIONS } from "../operations/parts.ts";
 import { OPERATION_COMMANDS } from "../operations/table.ts";
+import { commandIndex, normalizeArgs } from "./argv.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 
 /** The commands, in the order the help lists them. */
@@ -121,31 +122,18 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
   });
-  const program = createProgram(commandWord(argv.slice(2)));
+  const args = normalizeArgs(argv.slice(2));
+  const program = createProgram(args[commandIndex(args)]);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride().configureOutput({
       outputError: (text, write) => write(`docklens: ${text.replace(/^error: /, "")}`),
     });
   }
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: "user" });
   } catch (error) {
     process.exitCode = exitCodeOf(error);
   }
-}
-
-/** The command a run names: its first word that is neither a global option nor its value. */
-function commandWord(args: readonly string[]): string | undefined {
-  const valued = new Set(
-    COMMON_OPTIONS.filter((option) => option.flags.includes("<")).flatMap(
-      (option) => option.flags.match(/-[\w-]+/g) ?? [],
-    ),
-  );
-  for (let i = 0; i < args.length; i++) {
-    if (valued.has(args[i]!)) i++;
-    else if (!args[i]!.startsWith("-")) return args[i];
-  }
-  return undefined;
 }
 
 /**

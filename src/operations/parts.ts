@@ -59,15 +59,16 @@ export function filterOption(kind: FilterKind) {
   };
 }
 
+/** A number of seconds as `--watch` takes it; a word after `-w` that is none is the next argument. */
+export const SECONDS = /^\d+(\.\d+)?$/;
+
 /** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
 export const WATCH_OPTION = {
   flags: "-w, --watch [seconds]" as const,
-  description:
-    "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json " +
-    "(put it last, or --watch=5)",
+  description: "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json",
   parse: (value: string) => {
     const seconds = Number(value);
-    if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400)
+    if (!SECONDS.test(value) || seconds < 0.5 || seconds > 86_400)
       throw new Error("expected seconds, from 0.5 to 86400");
     return seconds;
   },
