@@ -34,8 +34,14 @@ const EXAMPLES = `${examples([
 ])}
 
 Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
-docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
-the cluster "local" on $DOCKER_HOST or /var/run/docker.sock.`;
+docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml. With none,
+every engine this machine knows: "local", the one the docker CLI uses now
+($DOCKER_HOST, else the current docker context, else /var/run/docker.sock), every
+other docker context by its name, and "podman" when a Podman socket exists
+(docklens config shows them).
+
+Docker's words work too: container ls is ps, image ls images, system df df,
+inspect detail, network ls networks, volume ls volumes.`;
 
 /**
  * The flag that is the query parameter `param` a core error names (`ps_args` is `--ps-args`), so
@@ -89,12 +95,13 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
     else command.option(option.flags, option.description, option.default);
   }
   if (spec.examples.length) command.addHelpText("after", examples(spec.examples));
-  if (!spec.call && !spec.action) return;
   command.action(async (...params: unknown[]) => {
     const args = params.slice(0, -2);
     const options = command.opts<CommandOptions>();
     if (command.commands.length && command.args.length > args.length)
       return unknownSubcommand(command);
+    // A group alone (`token`) prints its help and exits 0, as docker's groups do.
+    if (!spec.call && !spec.action) return command.help();
     const problem = spec.check?.(args, options);
     if (problem) command.error(`error: ${problem}`, { exitCode: 2 });
     if (spec.action) return spec.action(args, options, command);

@@ -65,7 +65,10 @@ export async function run(
       return;
     }
     process.once("SIGINT", stop).once("SIGTERM", stop);
-    for await (const item of result) process.stdout.write(`${text(item, false)}\n`);
+    for await (const item of result) {
+      if (view && hooks.aside?.(item)) process.stderr.write(`docklens: ${text(item, false)}\n`);
+      else process.stdout.write(`${text(item, false)}\n`);
+    }
   } finally {
     process.off("SIGINT", stop).off("SIGTERM", stop);
     fleet.close();

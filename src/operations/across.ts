@@ -174,6 +174,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
           ...(await times(options)),
         }),
       view: (render) => render.eventLine,
+      // An engine's status line is no event: on stderr, where ps says which clusters failed.
+      hooks: () => ({ aside: (item) => !("Type" in item) }),
     }),
   },
   {

@@ -55,6 +55,11 @@ export interface RunHooks<R> {
   ): Promise<Failure | undefined> | Failure | undefined;
   /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
   warnings?(this: void, result: R): string[];
+  /**
+   * Whether an item of a stream says how the command fares rather than what it shows (an
+   * engine's `disconnected`): printed on stderr, as warnings are; not with `--json`.
+   */
+  aside?(this: void, item: R): boolean;
 }
 
 /** How a view prints one result (a method's type, for the reason above). */

@@ -133,3 +133,96 @@ describe("Ctrl-C ends a watch without drawing the round it cancelled", () => {
     },
   );
 });
+
+describe("docker's habits", () => {
+  it("a word after -w that is no number of seconds is the next argument", async () => {
+    const result = await withConfig("ps", "-w", "nope");
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: expect.stringMatching(/^docklens: cluster "nope" not found/),
+    });
+  });
+
+  it.each([
+    [
+      ["container", "ls", "alpha", "-a", "-q"],
+      ["ps", "alpha", "-a", "-q"],
+    ],
+    [
+      ["-c", "CONFIG", "container", "ps", "alpha", "-q"],
+      ["ps", "alpha", "-q"],
+    ],
+    [
+      ["image", "ls", "alpha", "-f", "reference=local/app:1", "--json"],
+      ["images", "alpha", "-f", "reference=local/app:1", "--json"],
+    ],
+    [
+      ["volume", "ls", "alpha", "--json"],
+      ["volumes", "alpha", "--json"],
+    ],
+    [
+      ["network", "ls", "alpha", "--json"],
+      ["networks", "alpha", "--json"],
+    ],
+    [
+      ["inspect", "container", "alpha", "web", "--json"],
+      ["detail", "container", "alpha", "web", "--json"],
+    ],
+    [
+      ["container", "inspect", "alpha", "web", "--json"],
+      ["detail", "container", "alpha", "web", "--json"],
+    ],
+    [
+      ["system", "df", "alpha"],
+      ["df", "alpha"],
+    ],
+  ])("docker's %j is docklens' %j", async (docker, docklens) => {
+    const config = (args: string[]) =>
+      args.includes("CONFIG")
+        ? args.map((arg) => (arg === "CONFIG" ? engines.configPath : arg))
+        : [...args, "--config", engines.configPath];
+    const [theirs, ours] = await Promise.all([cli(config(docker)), cli(config(docklens))]);
+    expect(ours.code).toBe(0);
+    // Sizes and counts may move between two reads: they aside, the same output.
+    const digitless = ({ stdout, stderr, code }: typeof ours) =>
+      [stdout, stderr, code].map((text) =>
+        String(text)
+          .replace(/[\d.]+\s?([kMGT]i?)?B?/g, "0")
+          .replace(/ +/g, " "),
+      );
+    expect(digitless(theirs)).toEqual(digitless(ours));
+  });
+
+  it("a command group alone prints its help and exits 0, as docker's do", async () => {
+    const result = await cli(["token"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: docklens token \[options\] \[command\]/);
+    expect(result.stdout).toMatch(/^\s+hash\s/m);
+  });
+
+  it("detail alone lists the detail commands as they are typed; --json the route's body", async () => {
+    const result = await withConfig("detail");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^docklens detail container <cluster> <name>\s+what the engine knows/m,
+    );
+    expect(result.stdout).not.toMatch(/\/detail\//);
+    expect((await withConfig("detail", "--json")).stdout).toMatch(
+      /"\/detail\/:cluster\/container\/:containerName"/,
+    );
+  });
+
+  it("events print an engine's status lines on stderr, the events on stdout", async () => {
+    const result = await withConfig("events", "alpha", "dead", "--since", "10m", "--until", "1s");
+    expect(result.stdout).toMatch(/^\S+Z alpha container /m);
+    expect(result.stdout).not.toMatch(/dead/);
+    expect(result.stderr).toMatch(/^docklens: dead: disconnected \(cannot reach/m);
+  });
+
+  it("the help says where docklens finds engines with no config", async () => {
+    const help = (await cli(["--help"])).stdout;
+    expect(help).toMatch(/docker context/);
+    expect(help).toMatch(/Podman/);
+  });
+});
