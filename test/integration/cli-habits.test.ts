@@ -72,7 +72,9 @@ describe("one rule for every command across clusters", () => {
     ["logs", "-n", "1"],
     ["stats", "--no-stream"],
   ].map((args) => [args]);
-  it.each(ACROSS)(
+  /** With --watch, the rule holds for the first round: a failed one ends the watch. */
+  const WATCHED = [["clusters"], ["ps"]].map((args) => [[...args, "--watch", "1"]]);
+  it.each([...ACROSS, ...WATCHED])(
     "%j: every cluster failed, no table, the errors on stderr, exit 1",
     async (args) => {
       const result = await cli([
