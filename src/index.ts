@@ -51,6 +51,7 @@ export {
   listAllContainers,
   inspectContainer,
   findContainer,
+  psDefault,
   redactEnv,
 } from "./core/containers/containers.ts";
 export type {
