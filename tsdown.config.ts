@@ -9,10 +9,12 @@ export default defineConfig({
   dts: { entry: ["src/index.ts", "src/server/app.ts"] },
   clean: true,
   minify: true,
+  // `__dirname` and `__filename` for the CommonJS bundled in (ssh2's Poly1305 reads `__dirname`).
+  shims: true,
   // One file per lazy step loads faster than hundreds of package files resolved one by one.
   deps: {
     alwaysBundle: [
-      /^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem|re2js)(\/|$)/,
+      /^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem|re2js|ssh2)(\/|$)/,
     ],
     neverBundle: ["typescript", "h3", "listhen"],
     onlyBundle: false,

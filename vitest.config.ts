@@ -18,7 +18,9 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           env,
           // Starts two real dockerd engines with fixtures; fails (never skips) without Docker.
-          globalSetup: ["test/setup/engines.ts"],
+          // The temp dir check first: it notes the temp dir before the engines start, and checks
+          // it after they stopped.
+          globalSetup: ["test/setup/temp-dir.ts", "test/setup/engines.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

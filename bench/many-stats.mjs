@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `docklens stats --no-stream` against `docker stats --no-stream` on one engine with N running
-// containers (default 50): the median of R runs each (default 5). Run by hand, as root:
-//   node bench/many-stats.mjs [--containers 50] [--runs 5] [--dir /tmp/docklens-bench-many]
-// then stop the engine: bash scripts/engine.sh stop /tmp/docklens-bench-many
+// containers (default 50): the median of R runs each (default 5). With `--engines E`, E engines
+// (DIR, DIR-2, … DIR-E) of N containers each: docklens over all of them against `docker stats
+// --no-stream` on each engine alone (the goal: about the slowest engine's time). Run by hand, as root:
+//   node bench/many-stats.mjs [--containers 50] [--engines 1] [--runs 5] [--dir /tmp/docklens-bench-many]
+// then stop the engines: bash scripts/engine.sh stop /tmp/docklens-bench-many (and DIR-2, …)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,14 +15,28 @@ import { BIN, median, runningEngine } from "./lib.mjs";
 const { values } = parseArgs({
   options: {
     containers: { type: "string", default: "50" },
+    engines: { type: "string", default: "1" },
     runs: { type: "string", default: "5" },
     dir: { type: "string", default: "/tmp/docklens-bench-many" },
   },
 });
-const host = runningEngine(values.dir, Number(values.containers), "sleep 100000");
+const engines = Number(values.engines);
+const hosts = Array.from({ length: engines }, (_, i) =>
+  runningEngine(
+    i ? `${values.dir}-${i + 1}` : values.dir,
+    Number(values.containers),
+    "sleep 100000",
+  ),
+);
 const configDir = mkdtempSync(join(tmpdir(), "docklens-many-stats-"));
 const config = join(configDir, "docklens.config.json");
-writeFileSync(config, JSON.stringify({ clusters: [{ name: "bench", host }] }));
+writeFileSync(
+  config,
+  JSON.stringify({
+    clusters: hosts.map((host, i) => ({ name: i ? `bench-${i + 1}` : "bench", host })),
+    maxSelection: Math.max(100, engines * Number(values.containers)),
+  }),
+);
 
 /** Wall time of one run of a command, in ms, and the lines it printed. */
 function time(command, args) {
@@ -32,17 +48,18 @@ function time(command, args) {
     rows: result.stdout.trim().split("\n").length - 1,
   };
 }
-const docker = [];
+const docker = hosts.map(() => []);
 const docklens = [];
 for (let run = 0; run < Number(values.runs); run++) {
-  docker.push(time("docker", ["-H", host, "stats", "--no-stream"]));
+  hosts.forEach((host, i) => docker[i].push(time("docker", ["-H", host, "stats", "--no-stream"])));
   docklens.push(time(process.execPath, [BIN, "stats", "--no-stream", "--config", config]));
 }
 const ms = (runs) => median(runs.map((run) => run.ms));
+const slowest = Math.max(...docker.map(ms));
 console.log(
-  `${values.containers} running containers, median of ${values.runs} runs: ` +
-    `docker stats --no-stream ${ms(docker).toFixed(0)} ms (${docker[0].rows} rows), ` +
-    `docklens stats --no-stream ${ms(docklens).toFixed(0)} ms (${docklens[0].rows} rows): ` +
-    `${(ms(docklens) / ms(docker)).toFixed(2)}x docker's`,
+  `${engines} engine(s) x ${values.containers} running containers, median of ${values.runs} runs: ` +
+    `docker stats --no-stream ${docker.map((runs) => `${ms(runs).toFixed(0)} ms (${runs[0].rows} rows)`).join(", ")}, ` +
+    `docklens stats --no-stream over ${engines === 1 ? "it" : "all"} ${ms(docklens).toFixed(0)} ms ` +
+    `(${docklens[0].rows} rows): ${(ms(docklens) / slowest).toFixed(2)}x the slowest docker's`,
 );
 rmSync(configDir, { recursive: true, force: true });

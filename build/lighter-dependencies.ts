@@ -10,6 +10,9 @@ const throwing = (
 ) => `function unused() { throw new Error("docklens is read-only and does not bundle ${what}"); }
 module.exports = Object.assign(unused, { pack: unused, extract: unused });`;
 
+/** A module whose require throws: an optional native part its user requires in a `try`. */
+const unavailable = (what: string) => `throw new Error("docklens bundles ssh2 without ${what}");`;
+
 /** A Node built-in whose properties are read from the real module, required on the first read. */
 const onFirstUse = (name: string) => `let real;
 module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(name)}))[key] });`;
@@ -20,7 +23,9 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.strin
  * cost it ~75 ms in all before it has asked anything:
  * - dockerode loads gRPC and protobuf (BuildKit sessions) and tar-fs (build contexts); docklens
  *   never builds, so they become stubs that throw;
- * - ssh2 (docker-modem), child_process (commander: executable subcommands, docklens has none),
+ * - docker-modem's SSH agent (and its eager require of ssh2) becomes a stub: docklens has its own,
+ *   which loads ssh2 for SSH clusters only; ssh2's optional native parts are left out;
+ * - child_process (commander: executable subcommands, docklens has none),
  *   https (docker-modem, for TLS engines), stream (docker-modem: an abort signal on a response)
  *   and zlib (dockerode: gzipped build contexts) load on first use;
  * - readable-stream 3 is a copy of Node 10's streams, for the one Duplex docker-modem makes;
@@ -33,15 +38,17 @@ const REPLACEMENTS: Array<
   ["dockerode/lib/docker.js", "./session", throwing("BuildKit sessions")],
   ["dockerode/lib/docker.js", "./buildkit", throwing("BuildKit")],
   ["dockerode/lib/util.js", "tar-fs", throwing("build contexts")],
-  // `new Client()` on this function returns the real ssh2 client. A require of its own, which the
-  // bundler leaves alone: ssh2 stays an installed dependency.
+  // docklens reaches SSH engines through its own agent (ssh-agent.ts), never docker-modem's.
+  ["docker-modem/lib/ssh.js", "ssh2", throwing("docker-modem's SSH agent")],
+  // ssh2's native parts, each optional to it (required in a try): a crypto binding and CPU
+  // feature detection, built with node-gyp on install. Bundled without them, ssh2 uses Node's
+  // crypto and its own WebAssembly Poly1305, and an install builds nothing.
   [
-    "docker-modem/lib/ssh.js",
-    "ssh2",
-    `import { createRequire } from "node:module";
-const load = createRequire(import.meta.url);
-export function Client() { const Real = load("ssh2").Client; return new Real(); }`,
+    "ssh2/lib/protocol/crypto.js",
+    "./crypto/build/Release/sshcrypto.node",
+    unavailable("ssh2's native crypto binding"),
   ],
+  ["ssh2/lib/protocol/constants.js", "cpu-features", unavailable("cpu-features")],
   ["commander/lib/command.js", "node:child_process", onFirstUse("node:child_process")],
   ["docker-modem/lib/http.js", "https", onFirstUse("https")],
   ["docker-modem/lib/modem.js", "stream", onFirstUse("stream")],

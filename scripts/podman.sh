@@ -17,13 +17,15 @@ install_packages() {
 }
 
 # Podman reads where to keep things from these files; its default rlimits are refused on
-# these machines, so containers get none of their own (default_ulimits = []).
+# these machines, so containers get none of their own (default_ulimits = []). Its temporary
+# files go to DIR/scratch: the service writes each image the API imports to $TMPDIR/api_load.tar*
+# and never removes it (Podman 4.3), and copies images through image_copy_tmp_dir (/var/tmp).
 configure() {
   local dir=$1
-  mkdir -p "$dir/tmp"
+  mkdir -p "$dir/tmp" "$dir/scratch"
   printf '[storage]\ndriver = "overlay"\nrunroot = "%s/run"\ngraphroot = "%s/root"\n' "$dir" "$dir" >"$dir/storage.conf"
-  printf '[containers]\ndefault_ulimits = []\n[engine]\ntmp_dir = "%s/tmp"\n' "$dir" >"$dir/containers.conf"
-  export CONTAINERS_STORAGE_CONF="$dir/storage.conf" CONTAINERS_CONF="$dir/containers.conf"
+  printf '[containers]\ndefault_ulimits = []\n[engine]\ntmp_dir = "%s/tmp"\nimage_copy_tmp_dir = "%s/scratch"\n' "$dir" "$dir" >"$dir/containers.conf"
+  export CONTAINERS_STORAGE_CONF="$dir/storage.conf" CONTAINERS_CONF="$dir/containers.conf" TMPDIR="$dir/scratch"
 }
 
 podman_in() {

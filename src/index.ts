@@ -35,6 +35,7 @@ export type {
   ClusterRecord,
   DescribeConfigResult,
   DockerInfo,
+  EngineName,
   InspectClusterResult,
   ListClustersResult,
 } from "./core/clusters/clusters.ts";

@@ -25,7 +25,7 @@ export async function run(
   const query = spec.call!;
   const hooks = spec.hooks?.(args, options) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
-  printWarnings(fleet.config.warnings);
+  if (targetsAll(spec, args)) printWarnings(fleet.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
   const stop = () => controller.abort();
@@ -97,6 +97,15 @@ async function watch(
     }
     await sleep(interval, undefined, { signal }).catch(() => {});
   }
+}
+
+/**
+ * Whether a command is about every cluster (`ps` alone, `clusters`, `config`): only those warn of
+ * what the config load skipped; naming a skipped context says why it is not a cluster.
+ */
+function targetsAll(spec: AnyCommandSpec, args: unknown[]): boolean {
+  const first = spec.args?.[0]?.[0];
+  return !/^[<[]cluster/.test(first ?? "") || args[0] === undefined || (args[0] as []).length === 0;
 }
 
 /** What the config load skipped (a docker context docklens cannot use): one line each on stderr. */

@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
@@ -33,6 +34,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       "INVALID_CONFIG",
       `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`,
     );
+  const hostname = await listenAddress(options.host);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
     throw new DocklensError(
       "INVALID_CONFIG",
@@ -48,10 +50,12 @@ export async function serve(options: ServeOptions): Promise<void> {
     options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
   if (https) {
     const problem = (await import("../core/config/key-files.ts")).checkKeyFiles({ tls: https });
+    // The problem speaks of the config's fields (`tls.cert`); here they are the flags typed.
+    const flags = (text: string) => text.replace(/\btls\.(cert|key)\b/g, "--tls-$1");
     if (problem)
       throw new DocklensError(
         "INVALID_CONFIG",
-        `--${problem.field.replace(".", "-")}: ${problem.message}`,
+        `${flags(problem.field)}: ${flags(problem.message)}`,
       );
   }
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
@@ -59,9 +63,14 @@ export async function serve(options: ServeOptions): Promise<void> {
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
     );
-  const [{ createApp, formatRequestLog, refuseConnect }, { toNodeListener }, { listen }] =
-    await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
+  const [
+    { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
+    { toNodeListener },
+    { listen },
+  ] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
+  // The log names the token where it came from: the flag, or the environment.
+  const tokenName = options.token === undefined ? "DOCKLENS_TOKEN" : "--token";
   const log = options.quiet
     ? false
     : (entry: RequestLog) => {
@@ -78,15 +87,13 @@ export async function serve(options: ServeOptions): Promise<void> {
     fleet,
     log,
     signal: shutdown.signal,
-    ...(token ? { token } : {}),
+    ...(token ? { token, tokenName } : {}),
     ...(options.cors ? { cors: options.cors } : {}),
     ...(options.showSecrets ? { showSecrets: true } : {}),
   });
-  const loopback =
-    options.host === "localhost" ||
-    (isIP(options.host) !== 0 && /^(127\.|::1$|::ffff:127\.)/.test(options.host));
+  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(hostname);
   const listener = await listen(toNodeListener(app), {
-    hostname: options.host,
+    hostname,
     // Port 0 asks for any free port; any other port is that port or an error, never a neighbour.
     // get-port would print on stdout when the port is taken; docklens says so on stderr itself.
     port:
@@ -107,6 +114,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     );
   });
   listener.server.on("connect", refuseConnect);
+  listener.server.on("clientError", refuseUnreadable(options.cors ? { cors: options.cors } : {}));
+  // Node reads the server's maxHeaderSize as each connection opens (its types leave it out);
+  // listhen gives no way to pass it when it creates the server.
+  Object.assign(listener.server, { maxHeaderSize: MAX_HEADER_BYTES });
   if (port !== 0 && listener.address.port !== port) {
     await listener.close();
     throw new DocklensError(
@@ -159,6 +170,32 @@ export async function serve(options: ServeOptions): Promise<void> {
   fleet.close();
   clearTimeout(timer);
   process.exit(0);
+}
+
+const LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?";
+/** A host name as RFC 1123 has it, whose last label is not all digits (`127.0.0.256` is none). */
+const HOST_NAME = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)*(?!\\d+\\.?$)${LABEL}\\.?$`);
+
+/**
+ * The address `--host` names, resolved here, so that listhen is handed an IP address: given
+ * anything it finds malformed, listhen warns and listens on every interface instead
+ * (docs/http-interface.md, "Running the server"). A host that is neither a host name nor an IP
+ * address, or that does not resolve, is a usage error naming the flag.
+ */
+async function listenAddress(host: string): Promise<string> {
+  const refuse = (why: string) =>
+    new DocklensError("INVALID_CONFIG", `--host: ${why}, got ${JSON.stringify(host.slice(0, 80))}`);
+  // A zone (`fe80::1%eth0`) is not an address listhen takes as it is.
+  if (isIP(host)) {
+    if (!/^[\d.:a-fA-F]+$/.test(host)) throw refuse("expected an IP address without a zone");
+    return host;
+  }
+  if (!HOST_NAME.test(host)) throw refuse("expected a host name or an IP address");
+  try {
+    return (await lookup(host)).address;
+  } catch (error) {
+    throw refuse(`the name does not resolve (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
 }
 
 /**

@@ -22,7 +22,10 @@ export function checkName(kind: NameKind, name: string): string {
   if (bare.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(bare)) {
     throw new DocklensError(
       "INVALID_NAME",
-      `invalid ${kind} name ${JSON.stringify(name.slice(0, 80))}: expected letters, digits, '_', '.' or '-'`,
+      `invalid ${kind} name ${JSON.stringify(name.slice(0, 80))}: ` +
+        (bare.length > MAX_NAME_LENGTH
+          ? `${bare.length} characters, longer than the ${MAX_NAME_LENGTH} a name may have`
+          : "expected letters, digits, '_', '.' or '-'"),
     );
   }
   // The pattern already excludes '/', '?', '#' and '%'; encoding keeps that true if it ever widens.

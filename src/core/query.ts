@@ -47,64 +47,68 @@ export function parseChoice<T extends string>(
 const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 
 /** Unix seconds with an optional fraction, as the engine takes them. */
-export const UNIX_TIME = /^\d{1,12}(\.\d{1,9})?$/;
+const UNIX_TIME = /^\d{1,12}(\.\d{1,9})?$/;
 /** A duration before now: `10m`, `1h30m`, `45s`, `2d`, `500ms`. */
-export const DURATION = /^(\d{1,12}(ms|s|m|h|d)){1,5}$/;
+const DURATION = /^(\d{1,12}(ms|s|m|h|d)){1,5}$/;
+
+/** A day that exists: the days of each month, and 29 February of leap years only. */
+const DAY =
+  "\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)" +
+  "|02-(?:0[1-9]|1\\d|2[0-8]))|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29";
+const CLOCK = "T(?:[01]\\d|2[0-3])(?::[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?)?";
+const ZONE = "[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d";
 /**
  * A date, optionally with a time and a zone, in the forms `docker logs --since` takes:
  * `2026-11-22`, `2026-11-22T10`, `2026-11-22T10:00`, `2026-11-22T10:00:05.5`, each with an
- * optional `Z` or `+01:00`. Without a zone it is local time at the offset in force now, as
- * docker reads it (`time.FixedZone` of the reference time's zone).
+ * optional `Z` or `+01:00`; only days, hours, minutes, seconds and offsets that exist. Without a
+ * zone it is local time at the offset in force now, as docker reads it (`time.FixedZone` of the
+ * reference time's zone).
  */
-export const DATE_TIME =
-  /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d)(?::(\d\d)(?::(\d\d)(\.\d{1,9})?)?)?)?([Zz]|[+-]\d\d:\d\d)?$/;
+const DATE_TIME = new RegExp(`^(?:${DAY})(?:${CLOCK})?(?:${ZONE})?$`);
+
+/**
+ * Every value {@link parseTime} takes, and nothing else: the OpenAPI document gives it as the
+ * pattern of `since` and `until`, and parseTime accepts by it, so that the two cannot differ.
+ */
+export const TIME = new RegExp(
+  `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map(unanchored).join("|")})$`,
+);
+
+/** The parts of a {@link DATE_TIME}, which it has already checked. */
+const DATE_PARTS = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d)(?::(\d\d)(?::(\d\d)(\.\d+)?)?)?)?(.*)$/;
 
 /**
  * A point in time as Unix seconds: Unix seconds (`1763700000`, `1763700000.5`), a date and
- * time ({@link DATE_TIME}), or a duration before `now` (`10m`, `1h30m`, `45s`, `2d`).
+ * time ({@link DATE_TIME}), or a duration before `now` (`10m`, `1h30m`, `45s`, `2d`). A time
+ * before 1970 (`100000000d`, `1900-01-01`) is 1970's start, where every engine's record begins,
+ * as docker's negative Unix time reads.
  */
 export function parseTime(name: string, value: string, now: number = Date.now()): number {
+  if (!TIME.test(value))
+    return invalidQuery(
+      name,
+      "expected Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339) " +
+        `or a duration like 10m, got ${quote(value)}`,
+    );
   if (UNIX_TIME.test(value)) return Number(value);
   if (DURATION.test(value)) {
     const seconds = [...value.matchAll(/(\d+)(ms|s|m|h|d)/g)].reduce(
       (sum, [, count, unit]) => sum + Number(count) * UNITS[unit!]!,
       0,
     );
-    // Before 1970 is no time an engine knows: the duration is too long.
-    if (seconds <= now / 1000) return now / 1000 - seconds;
+    return Math.max(0, now / 1000 - seconds);
   }
-  const date = DATE_TIME.exec(value);
-  if (date) {
-    const [year, month, day, hour, minute, second] = date
-      .slice(1, 7)
-      .map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
-    const zone = date[8];
-    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-    if (
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= daysInMonth &&
-      hour < 24 &&
-      minute < 60 &&
-      second < 60
-    ) {
-      const minutesEast = !zone
-        ? -new Date(now).getTimezoneOffset()
-        : /z/i.test(zone)
-          ? 0
-          : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-      return (
-        (Date.UTC(year, month - 1, day, hour, minute, second) - minutesEast * 60_000) / 1000 +
-        Number(date[7] ?? 0)
-      );
-    }
-  }
-  return invalidQuery(
-    name,
-    "expected Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339) " +
-      `or a duration like 10m, got ${quote(value)}`,
-  );
+  const [, year, month, day, hour, minute, second, fraction, zone] = DATE_PARTS.exec(value)!;
+  const minutesEast = !zone
+    ? -new Date(now).getTimezoneOffset()
+    : /z/i.test(zone)
+      ? 0
+      : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  date.setUTCHours(Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0));
+  return Math.max(0, (date.getTime() - minutesEast * 60_000) / 1000 + Number(fraction ?? 0));
 }
 
 /** An `INVALID_QUERY` about parameter `name`: `name: what was expected`. */

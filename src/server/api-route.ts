@@ -20,6 +20,8 @@ export class Text {
 export interface ApiRoute extends Omit<RouteSpec, "query" | "run"> {
   /** Query parameters it reads, and what each takes; any other is `INVALID_QUERY`. Unset: the query is ignored. */
   query?: Record<string, QueryParam>;
+  /** Request headers it reads beyond `Authorization` (`Last-Event-ID` of `/events`), for the document. */
+  headers?: Record<string, QueryParam>;
   /** The body is text of this content type, not JSON. */
   text?: string;
   /** Open without a token (docs/http-interface.md, "Bearer token"). */

@@ -13,13 +13,20 @@ import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
-import { checkQueryNames } from "../core/query.ts";
+import { checkQueryNames, invalidQuery } from "../core/query.ts";
+import { sinceLastEvent } from "../core/clusters/events.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
 import { createMetrics } from "./metrics.ts";
 import { Streamed, Text, type ApiRoute } from "./api-route.ts";
 import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
+import type { QueryParam } from "./query-params.ts";
+import { ALLOW } from "./refusals.ts";
+import { formatRequestLog, loggedTarget, type RequestLog } from "./request-log.ts";
+
+export { formatRequestLog, type RequestLog } from "./request-log.ts";
+export { MAX_HEADER_BYTES, refuseConnect, refuseUnreadable } from "./refusals.ts";
 
 /** Options of {@link createApp}. */
 export interface CreateAppOptions {
@@ -30,6 +37,8 @@ export interface CreateAppOptions {
    * `tokens` (read from the fleet's config) see only theirs.
    */
   token?: string;
+  /** What the request log calls `token` (never its value): by default `--token`. */
+  tokenName?: string;
   /** Allow this origin to read responses from a browser (CORS); off when unset. */
   cors?: string;
   /**
@@ -51,27 +60,6 @@ export interface CreateAppOptions {
   dashboard?: string | false;
 }
 
-/** One request, as the log sees it once the response is over. */
-export interface RequestLog {
-  method: string;
-  /** The request target as sent, cut to 200 characters. */
-  path: string;
-  status: number;
-  ms: number;
-  /** Why docklens failed, for an `INTERNAL_ERROR` (the client is not told). */
-  error?: string;
-  /** The name of the token the request came with (never its value). */
-  token?: string;
-}
-
-/** The text form of a log entry: `GET /list/cluster 200 12ms token=ops`. */
-export function formatRequestLog(entry: RequestLog): string {
-  const token = entry.token ? ` token=${entry.token}` : "";
-  const error = entry.error ? ` (error: ${entry.error})` : "";
-  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${token}${error}`;
-}
-
-const ALLOW = "GET, HEAD";
 const HEALTH: ApiRoute = {
   path: "/healthz",
   summary: "Liveness; asks no engine",
@@ -94,7 +82,12 @@ export function createApp(options: CreateAppOptions): App {
       : (options.log ??
         ((entry: RequestLog) => process.stderr.write(`${formatRequestLog(entry)}\n`)));
   const metrics = createMetrics();
-  const authorize = createAuthorizer(options.token, options.fleet.config.tokens ?? []);
+  const authorize = createAuthorizer(
+    options.token,
+    options.fleet.config.tokens ?? [],
+    process.env,
+    options.tokenName,
+  );
   // One view of the clusters per scoped token, made once: a token's clusters do not change.
   const views = new Map<string, Fleet>();
   const fleetOf = (access: Access | undefined) => {
@@ -120,10 +113,11 @@ export function createApp(options: CreateAppOptions): App {
           (performance.now() - start) / 1000,
         );
         if (log) {
+          const status = event.node.res.statusCode;
           const entry: RequestLog = {
             method: event.method,
-            path: shorten(rawUrl(event)),
-            status: event.node.res.statusCode,
+            path: shorten(loggedTarget(rawUrl(event), status < 400)),
+            status,
             ms: Math.round(performance.now() - start),
             ...(event.context.token ? { token: event.context.token as string } : {}),
             ...(event.context.internalError
@@ -204,6 +198,12 @@ export function createApp(options: CreateAppOptions): App {
       );
       if (route.query && !route.otherQueryIgnored)
         checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
+      checkBounds(lists, route.query ?? {});
+      // An EventSource that reconnects sends back the id of the last event it had: it resumes
+      // after that event, whatever `since` its URL (the same as the first time) says.
+      const lastEventId = event.node.req.headers["last-event-id"];
+      if (route.headers?.["Last-Event-ID"] && typeof lastEventId === "string")
+        query.since = sinceLastEvent(lastEventId);
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
       const result = await keepCause(() =>
@@ -216,27 +216,6 @@ export function createApp(options: CreateAppOptions): App {
     }),
   );
   return app;
-}
-
-/**
- * Answer a CONNECT request, which Node never passes to the app: without this, Node closes the
- * connection without a word. For servers that host the app (`docklens serve` does).
- */
-export function refuseConnect(_request: unknown, socket: import("node:stream").Duplex): void {
-  // Node took its own error handler off this socket: a peer that resets it must not crash the server.
-  socket.on("error", () => socket.destroy());
-  (socket as import("node:net").Socket).setTimeout?.(5000, () => socket.destroy());
-  const body = JSON.stringify({
-    error: new DocklensError(
-      "METHOD_NOT_ALLOWED",
-      "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)",
-    ).toJSON(),
-  });
-  socket.end(
-    "HTTP/1.1 405 Method Not Allowed\r\n" +
-      `Allow: ${ALLOW}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 /**
@@ -275,6 +254,22 @@ function preflight(event: H3Event): Promise<void> {
 /** The request target as the client sent it; h3 rewrites `event.path` decoded. */
 function rawUrl(event: H3Event): string {
   return event.node.req.originalUrl ?? event.node.req.url ?? "/";
+}
+
+/**
+ * The bounds the OpenAPI document gives repeatable parameters, enforced: at most `maxItems`
+ * values, each at most `maxLength` characters (docs/http-interface.md, "Query strings").
+ */
+function checkBounds(lists: Record<string, string[]>, params: Record<string, QueryParam>): void {
+  for (const [name, values] of Object.entries(lists)) {
+    const schema = params[name]?.schema as
+      { maxItems?: number; items?: { maxLength?: number } } | undefined;
+    if (schema?.maxItems !== undefined && values.length > schema.maxItems)
+      invalidQuery(name, `at most ${schema.maxItems} values, got ${values.length}`);
+    const maxLength = schema?.items?.maxLength;
+    if (maxLength !== undefined && values.some((value) => [...value].length > maxLength))
+      invalidQuery(name, `a value is at most ${maxLength} characters`);
+  }
 }
 
 function shorten(path: string): string {

@@ -1,5 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { ClusterConfig, ScopedToken } from "../core/config/cluster-config.ts";
+import {
+  clusterGlob,
+  type ClusterConfig,
+  type ScopedToken,
+} from "../core/config/cluster-config.ts";
 import { DocklensError } from "../core/errors.ts";
 
 /** Who a request is: the name of its token, and the clusters it may see (all when absent). */
@@ -11,22 +15,25 @@ export interface Access {
 /** The tokens `serve` takes, as digests; `undefined` when it takes none (no token wanted). */
 export type Authorizer = ((header: string | undefined) => Access | undefined) | undefined;
 
-/** The name the request log gives the token of `--token` (or `DOCKLENS_TOKEN`), which sees everything. */
+/** The name the request log gives the token that sees everything, unless told another. */
 export const FULL_TOKEN = "--token";
 
 /**
- * Check bearer tokens: `token` sees every cluster; each scoped token only the clusters its globs
- * match. Tokens are compared as SHA-256 digests in constant time, every one of them on every
- * request, so neither a token, its length nor which one matched leaks through timing. A scoped
- * token given by `env` is read from `env` now: a variable that is not set is `INVALID_CONFIG`.
+ * Check bearer tokens: `token` sees every cluster (the log names it `name`, `--token` unless
+ * told: `docklens serve` says `DOCKLENS_TOKEN` for one from there); each scoped token only the
+ * clusters its globs match. Tokens are compared as SHA-256 digests in constant time, every one
+ * of them on every request, so neither a token, its length nor which one matched leaks through
+ * timing. A scoped token given by `env` is read from `env` now: a variable that is not set is
+ * `INVALID_CONFIG`.
  */
 export function createAuthorizer(
   token: string | undefined,
   scoped: readonly ScopedToken[],
   env: NodeJS.ProcessEnv = process.env,
+  name: string = FULL_TOKEN,
 ): Authorizer {
   const known: Array<{ digest: Buffer; access: Access }> = [];
-  if (token) known.push({ digest: digest(token), access: { token: FULL_TOKEN } });
+  if (token) known.push({ digest: digest(token), access: { token: name } });
   for (const entry of scoped) {
     const value = entry.env ? env[entry.env] : undefined;
     if (entry.env && !value)
@@ -34,7 +41,7 @@ export function createAuthorizer(
         "INVALID_CONFIG",
         `token ${JSON.stringify(entry.name)}: the environment variable ${entry.env} is not set`,
       );
-    const globs = entry.clusters.map(glob);
+    const globs = entry.clusters.map(clusterGlob);
     known.push({
       digest: value ? digest(value) : Buffer.from(entry.sha256!, "hex"),
       access: {
@@ -52,16 +59,6 @@ export function createAuthorizer(
       if (timingSafeEqual(presented, expected) && match) found ??= access;
     return found;
   };
-}
-
-/** `prod-*` as a pattern of whole cluster names: `*` any run of characters, `?` one. */
-function glob(pattern: string): RegExp {
-  return new RegExp(
-    `^${pattern
-      .replace(/[.+^${}()|[\]\\-]/g, "\\$&")
-      .replace(/\*/g, ".*")
-      .replace(/\?/g, ".")}$`,
-  );
 }
 
 /** SHA-256 of a token, as `docklens token hash` prints it (hex) and the comparison uses it (bytes). */

@@ -61,6 +61,7 @@ export const SCHEMAS = {
         [...keysOf(CLUSTER_FIELDS), "protocol", "tls", "source"],
       ),
       docker: { type: "object" },
+      engine: obj({ name: str, version: str }),
       error: ref("ErrorBody"),
     },
     ["cluster", "docker"],

@@ -45,8 +45,10 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
   const paths: Record<string, Schema> = {};
   for (const route of routes) {
     const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+    // Any request may be one the HTTP layer cannot read (too large, malformed): 400 everywhere.
     const errors: ErrorCode[] = [
       ...route.errors,
+      ...(route.errors.includes("INVALID_QUERY") ? [] : (["INVALID_QUERY"] as const)),
       "METHOD_NOT_ALLOWED",
       ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : []),
     ];
@@ -88,6 +90,13 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
             ...(repeatable ? { style: "form", explode: true } : {}),
           }),
         ),
+        ...Object.entries(route.headers ?? {}).map(([header, { description, schema }]) => ({
+          name: header,
+          in: "header",
+          required: false,
+          description,
+          schema,
+        })),
       ],
       // A HEAD response has the headers of the GET and never a body.
       responses:

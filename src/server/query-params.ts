@@ -5,7 +5,7 @@ import { TAIL } from "../core/containers/logs.ts";
 import { PS_ARGS } from "../core/containers/processes.ts";
 import { FILTER_KEYS, filterPattern } from "../core/engine/filters.ts";
 import { NAME_PATTERN } from "../core/names.ts";
-import { BOOLEAN_VALUES, DATE_TIME, DURATION, unanchored, UNIX_TIME } from "../core/query.ts";
+import { BOOLEAN_VALUES, TIME, unanchored } from "../core/query.ts";
 import type { QueryDecl } from "../operations/route.ts";
 
 /** A query parameter: what it does, and the JSON Schema of exactly the values the route accepts. */
@@ -16,11 +16,21 @@ export interface QueryParam {
   repeatable?: boolean;
 }
 
+/**
+ * How many times a repeatable parameter may be given, and how long a filter may be: bounds that
+ * keep the largest request the document allows within the server's MAX_HEADER_BYTES
+ * (test/unit/request-size.test.ts checks it).
+ */
+const MAX_CLUSTERS = 100;
+const MAX_FILTERS = 20;
+const MAX_FILTER_LENGTH = 256;
+
 /** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
 const CLUSTERS: QueryParam = {
   description: "A cluster to ask, by name or id, repeatable; every cluster when absent",
   schema: {
     type: "array",
+    maxItems: MAX_CLUSTERS,
     items: {
       type: "string",
       pattern: `^(?:\\d{1,15}|${unanchored(NAME_PATTERN)})$`,
@@ -42,7 +52,11 @@ export function queryParam(decl: QueryDecl): QueryParam {
         description:
           `docker's filters for ${decl.of}, key=value, repeatable ` +
           `(keys: ${Object.keys(FILTER_KEYS[decl.of]).join(", ")})`,
-        schema: { type: "array", items: { type: "string", pattern: filterPattern(decl.of) } },
+        schema: {
+          type: "array",
+          maxItems: MAX_FILTERS,
+          items: { type: "string", pattern: filterPattern(decl.of), maxLength: MAX_FILTER_LENGTH },
+        },
         repeatable: true,
       };
     case "clusters":
@@ -50,10 +64,8 @@ export function queryParam(decl: QueryDecl): QueryParam {
     case "time":
       return {
         description: `${decl.description}${TIME_FORMS}`,
-        schema: {
-          type: "string",
-          pattern: `^(?:${[UNIX_TIME, DURATION, DATE_TIME].map(unanchored).join("|")})$`,
-        },
+        // 70: five parts of twelve digits and `ms`, the longest form the pattern takes.
+        schema: { type: "string", pattern: TIME.source, maxLength: 70 },
       };
     case "boolean":
       return {
@@ -61,15 +73,25 @@ export function queryParam(decl: QueryDecl): QueryParam {
         schema: { type: "string", enum: [...BOOLEAN_VALUES] },
       };
     case "tail":
-      return { description: decl.description, schema: { type: "string", pattern: TAIL.source } };
+      return {
+        description: decl.description,
+        schema: { type: "string", pattern: TAIL.source, maxLength: 9 },
+      };
     case "psArgs":
-      return { description: decl.description, schema: { type: "string", pattern: PS_ARGS.source } };
+      return {
+        description: decl.description,
+        schema: { type: "string", pattern: PS_ARGS.source, maxLength: 64 },
+      };
     case "choice":
       return { description: decl.description, schema: { type: "string", enum: [...decl.values] } };
     case "choices":
       return {
         description: decl.description,
-        schema: { type: "array", items: { type: "string", enum: [...decl.values] } },
+        schema: {
+          type: "array",
+          maxItems: decl.values.length,
+          items: { type: "string", enum: [...decl.values] },
+        },
         repeatable: true,
       };
     case "name":
@@ -81,7 +103,11 @@ export function queryParam(decl: QueryDecl): QueryParam {
       return {
         description: decl.description,
         // Any text of 1 to maxLength characters; what it must be beyond that, the core checks.
-        schema: { type: "string", pattern: `^[\\s\\S]{1,${decl.maxLength}}$` },
+        schema: {
+          type: "string",
+          pattern: `^[\\s\\S]{1,${decl.maxLength}}$`,
+          maxLength: decl.maxLength,
+        },
       };
   }
 }

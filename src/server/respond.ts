@@ -97,8 +97,7 @@ export async function sendNdjson(
   const end = () => res.end();
   // Writing after the end would raise an 'error' on the response: check before every write.
   const write = (value: unknown) =>
-    !res.writableEnded &&
-    res.write(sse ? `data: ${toJsonText(value)}\n\n` : `${toJsonText(value)}\n`);
+    !res.writableEnded && res.write(sse ? sseFrame(value) : `${toJsonText(value)}\n`);
   const closing = () => {
     write({
       error: new DocklensError(
@@ -122,6 +121,17 @@ export async function sendNdjson(
     await items.return(undefined);
     end();
   }
+}
+
+/**
+ * One Server-Sent Event: an item with a `timeNano` (an engine event) has it as its `id:`, which
+ * an EventSource sends back as `Last-Event-ID` when it reconnects; other lines have none.
+ */
+function sseFrame(value: unknown): string {
+  const timeNano = (value as { timeNano?: unknown } | null)?.timeNano;
+  const id =
+    typeof timeNano === "bigint" || typeof timeNano === "number" ? `id: ${timeNano}\n` : "";
+  return `${id}data: ${toJsonText(value)}\n\n`;
 }
 
 export function toErrorBody(error: unknown): { status: number; error: ErrorBody } {

@@ -91,7 +91,7 @@ describe("docklens detail cluster", () => {
       ["detail", "cluster", "bravo"],
     );
     const byId = await cliJson<typeof byName>(["detail", "cluster", "7"]);
-    expect(Object.keys(byName)).toEqual(["cluster", "docker"]);
+    expect(Object.keys(byName)).toEqual(["cluster", "docker", "engine"]);
     expect(byName.cluster).toEqual({
       id: 7,
       name: "bravo",
@@ -107,6 +107,10 @@ describe("docklens detail cluster", () => {
     expect(byName.docker.Volumes).toBe(1);
     expect(byId.cluster).toEqual(byName.cluster);
     expect(byId.docker.ID).toBe(byName.docker.ID);
+    expect((byName as unknown as { engine: object }).engine).toEqual({
+      name: "Docker Engine",
+      version: await docker(engines.adminB, "version", "-f", "{{.Server.Version}}"),
+    });
   });
 
   it("answers a dead engine's cluster with an error beside docker: {}, and exits 1 as every failing command does", async () => {

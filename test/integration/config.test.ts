@@ -98,6 +98,23 @@ describe("the embedded default", () => {
     expect(byId.containers.map((c: { Id: string }) => c.Id).sort()).toEqual(truth);
   });
 
+  it("reaches a DOCKER_HOST without a scheme (host:port, :port) as the docker CLI does", async () => {
+    const port = new URL(engines.hostB).port;
+    const truth = await dockerIds(`127.0.0.1:${port}`, "volume", "ls", "-q");
+    expect(truth).toEqual(["b-vol"]);
+    for (const host of [`127.0.0.1:${port}`, `:${port}`, `localhost:${port}`]) {
+      const result = await cli(["volumes", "local", "--json"], { env: { DOCKER_HOST: host } });
+      expect(result.stderr, host).toBe("");
+      expect(JSON.parse(result.stdout).Volumes.map((v: { Name: string }) => v.Name)).toEqual(truth);
+    }
+    // DOCKER_CERT_PATH without DOCKER_TLS_VERIFY or DOCKER_TLS means nothing to the docker CLI.
+    const result = await cli(["volumes", "local", "--json"], {
+      env: { DOCKER_HOST: engines.hostB, DOCKER_CERT_PATH: "/nonexistent" },
+    });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout).Volumes.map((v: { Name: string }) => v.Name)).toEqual(truth);
+  });
+
   it("reaches a TCP DOCKER_HOST", async () => {
     const result = await cli(["volumes", "local", "--json"], {
       env: { DOCKER_HOST: engines.hostB },
@@ -164,6 +181,30 @@ describe("config errors: exit 2, one line naming the file and the field", () => 
     ["broken YAML", "bad.yaml", "clusters: [\n", /cannot read config .*bad\.yaml/],
     ["broken JSON", "bad.json", "{ clusters: ", /cannot read config .*bad\.json/],
     ["an empty file", "bad.yaml", "", /bad\.yaml: the file is empty$/],
+    [
+      "a .cjs config that throws: its own error",
+      "bad.cjs",
+      'throw new Error("no clusters for you");\n',
+      /^docklens: cannot read config .*\/bad\.cjs: no clusters for you$/,
+    ],
+    [
+      "a .mjs config that throws: its own error",
+      "bad.mjs",
+      'throw new TypeError("bad value");\nexport default {};\n',
+      /^docklens: cannot read config .*\/bad\.mjs: bad value$/,
+    ],
+    [
+      "a .mjs config that imports a missing module",
+      "bad.mjs",
+      'import "docklens-no-such-module";\nexport default { clusters: [] };\n',
+      /^docklens: cannot read config .*\/bad\.mjs: Cannot find package 'docklens-no-such-module' imported from .*\/bad\.mjs$/,
+    ],
+    [
+      "a .js config that throws something not an Error",
+      "bad.js",
+      'throw "a string";\n',
+      /^docklens: cannot read config .*\/bad\.js: a string$/,
+    ],
     ["no clusters", "bad.json", "{}", /bad\.json: clusters: /],
   ];
   for (const [label, file, text, message] of cases) {
@@ -184,6 +225,19 @@ describe("config errors: exit 2, one line naming the file and the field", () => 
       code: 2,
       stdout: "",
       stderr: "docklens: cannot read config /nonexistent/docklens.json: no such file\n",
+    });
+  });
+
+  it("a found .cjs config that throws names itself and its error", async () => {
+    const result = await cli(["clusters"], {
+      cwd: await workdir({ "docklens.config.cjs": 'throw new Error("boom");\n' }),
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(
+        /^docklens: cannot read config .*\/docklens\.config\.cjs: boom\n$/,
+      ),
     });
   });
 

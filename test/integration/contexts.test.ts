@@ -133,6 +133,32 @@ describe("zero config: every engine this machine knows", () => {
     ]);
   });
 
+  it("warns of a broken context only where it is used or listed", async () => {
+    // A command on one cluster says nothing of contexts it does not use.
+    for (const args of [
+      ["containers", "local", "--json"],
+      ["detail", "cluster", "bravo-tcp", "--json"],
+      ["ps", "local"],
+    ]) {
+      const result = await cli(args, { env });
+      expect(result.code, args.join(" ")).toBe(0);
+      expect(result.stderr, args.join(" ")).toBe("");
+    }
+    // Naming a skipped context says why it is not a cluster.
+    const named = await cli(["containers", "windows"], { env });
+    expect(named.code).not.toBe(0);
+    expect(named.stderr).toMatch(
+      /^docklens: cluster "windows" not found: docker context "windows" skipped: npipe hosts are Windows named pipes, which docklens cannot reach \(known: .*\)\n$/,
+    );
+    // Every cluster (ps alone), the clusters and the config: the warnings.
+    for (const args of [["ps"], ["config"], ["clusters"]]) {
+      const result = await cli(args, { env });
+      expect(result.stderr, args.join(" ")).toMatch(
+        /^docklens: warning: docker context "windows" skipped: /m,
+      );
+    }
+  });
+
   it("every command works on a context's cluster: containers over TLS and over SSH", async () => {
     for (const name of ["bravo-tls", "bravo-ssh", "bravo-tcp"]) {
       const result = await cli(["containers", name, "--json"], { env });

@@ -45,7 +45,9 @@ function readEvents(
         raw += chunk.toString();
         const lines = (pending + chunk.toString()).split("\n");
         pending = lines.pop()!;
-        for (const line of lines.map((text) => text.replace(/^data: /, "")).filter(Boolean))
+        // An SSE frame's `id:` line is the event's timeNano; its `data:` line the event.
+        const data = lines.filter((text) => !text.startsWith("id: "));
+        for (const line of data.map((text) => text.replace(/^data: /, "")).filter(Boolean))
           items.push(JSON.parse(line));
         if (done(items)) finish();
       });
@@ -103,8 +105,47 @@ describe("GET /events and docklens events", () => {
     sseId = await createAndRemove(engines.hostA);
     const answer = await sse;
     expect(answer.type).toBe("text/event-stream");
-    expect(answer.raw).toMatch(/^data: \{/);
+    expect(answer.raw).toMatch(/^(id: \d+\n)?data: \{/);
     expect(of(answer.items, sseId, "create").cluster).toEqual({ id: 1, name: "alpha" });
+  });
+
+  it("gives each SSE event its timeNano as id, and resumes after Last-Event-ID without repeating it", async () => {
+    const start = Math.floor(Date.now() / 1000) - 1;
+    const ids = [await createAndRemove(engines.hostA), await createAndRemove(engines.hostA)];
+    const until = (Date.now() / 1000 + 0.5).toFixed(3);
+    const containers = ids.map((id) => `filter=container%3D${id}`).join("&");
+    const path = `/events?cluster=alpha&${containers}&since=${start}&until=${until}`;
+    const frames = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { accept: "text/event-stream", ...headers },
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        frames: text
+          .split("\n\n")
+          .filter(Boolean)
+          .map((frame) => ({
+            id: /^id: (.*)$/m.exec(frame)?.[1],
+            // The data's own timeNano, as digits: JSON.parse would round it (it is beyond 2^53).
+            timeNano: /"timeNano":(\d+)/.exec(frame)?.[1],
+            action: /"Action":"(\w+)"/.exec(frame)?.[1],
+          })),
+      };
+    };
+    const all = await frames();
+    expect(all.frames.map((frame) => frame.action)).toEqual([
+      "create",
+      "destroy",
+      "create",
+      "destroy",
+    ]);
+    for (const frame of all.frames) expect(frame.id).toBe(frame.timeNano);
+    // The browser reconnects to the same URL, since and all, with the last id it saw.
+    const resumed = await frames({ "last-event-id": all.frames[1]!.id! });
+    expect(resumed.frames).toEqual(all.frames.slice(2));
+    const bad = await frames({ "last-event-id": "yesterday" });
+    expect(bad.status).toBe(400);
   });
 
   it("reports a link cut and restored, and then sends the events it missed", async () => {

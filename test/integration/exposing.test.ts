@@ -233,7 +233,7 @@ describe("HTTPS", () => {
     ]);
     expect(mismatch).toMatchObject({
       code: 2,
-      stderr: "docklens: --tls-key: the key does not belong to the certificate of tls.cert\n",
+      stderr: "docklens: --tls-key: the key does not belong to the certificate of --tls-cert\n",
     });
   });
 });

@@ -1,8 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { cli, engines, spawnServe } from "./helpers.ts";
+import { BIN, cli, engines, spawnServe } from "./helpers.ts";
 import { raw } from "./server-helpers.ts";
 
 describe("docklens serve", () => {
@@ -80,6 +81,122 @@ describe("docklens serve", () => {
       signal: "SIGINT",
       message: "finishing in-flight requests",
     });
+  });
+
+  it("logs the path and parameter names: no value of a refused request nor of a secret's name; DOCKLENS_TOKEN by name", async () => {
+    process.env.DOCKLENS_TOKEN = "env-t0k3n";
+    const served = await spawnServe(["--json"]).finally(() => delete process.env.DOCKLENS_TOKEN);
+    const { child, line, stderr } = served;
+    const port = Number(new URL(JSON.parse(line).url).port);
+    const headers = { authorization: "Bearer env-t0k3n" };
+    await raw(port, "/detail?token=s3cret-1");
+    await raw(port, "/detail?token=s3cret-2&x=1&%4Bey=s3cret-3&db_password", { headers });
+    await raw(port, "/list/containers?cluster=alpha&api_key=s3cret-4", { headers });
+    await raw(port, "/list/containers?cluster=alpha&filter=name%3Dnope", { headers });
+    await raw(port, "/list/containers?cluster=s3cret-5", { headers });
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    const lines = stderr()
+      .trim()
+      .split("\n")
+      .map((text) => JSON.parse(text))
+      .filter((entry) => entry.method);
+    expect(lines.map((entry) => [entry.path, entry.status, entry.token])).toEqual([
+      ["/detail?token", 401, undefined],
+      ["/detail?token&x=1&%4Bey&db_password", 200, "DOCKLENS_TOKEN"],
+      ["/list/containers?cluster&api_key", 400, "DOCKLENS_TOKEN"],
+      ["/list/containers?cluster=alpha&filter=name%3Dnope", 200, "DOCKLENS_TOKEN"],
+      ["/list/containers?cluster", 404, "DOCKLENS_TOKEN"],
+    ]);
+    expect(stderr()).not.toMatch(/s3cret|env-t0k3n/);
+  });
+
+  it("answers what the HTTP layer cannot read as JSON errors with the usual headers; repeatable parameters are bounded", async () => {
+    const { child, line } = await spawnServe([]);
+    try {
+      const port = Number(/:(\d+)$/.exec(line)![1]);
+      const clusters = (count: number, length: number) =>
+        Array.from({ length: count }, (_, i) => `cluster=${String(i).padStart(length, "c")}`).join(
+          "&",
+        );
+      // Valid by the OpenAPI document: 70 names of 255 characters is 18 KB of request line.
+      const long = await raw(port, `/list/containers?${clusters(70, 255)}`);
+      expect([long.status, long.json?.error.code]).toEqual([404, "CLUSTER_NOT_FOUND"]);
+      const many = await raw(port, `/list/containers?${clusters(101, 5)}`);
+      expect([many.status, many.json?.error]).toEqual([
+        400,
+        { code: "INVALID_QUERY", message: "cluster: at most 100 values, got 101" },
+      ]);
+      const filters = Array.from({ length: 21 }, () => "filter=name%3Dx").join("&");
+      expect((await raw(port, `/list/containers?${filters}`)).json?.error.message).toBe(
+        "filter: at most 20 values, got 21",
+      );
+      const longFilter = await raw(port, `/list/containers?filter=name%3D${"x".repeat(300)}`);
+      expect(longFilter.json?.error.message).toBe("filter: a value is at most 256 characters");
+      // Over the server's 128 KiB of request line and headers, and not HTTP at all.
+      const sent = [
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${"p".repeat(140_000)}\r\n\r\n`,
+        "NOT HTTP AT ALL\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost x\r\n\r\n",
+      ];
+      for (const request of sent) {
+        const answer = await new Promise<string>((resolve, reject) => {
+          let text = "";
+          const socket = connect(port, "127.0.0.1", () => socket.end(request));
+          socket
+            .on("data", (chunk: Buffer) => (text += chunk.toString()))
+            .on("close", () => resolve(text));
+          socket.on("error", reject);
+        });
+        const [head, body] = answer.split("\r\n\r\n");
+        expect(head, request.slice(0, 30)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+        expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/);
+        expect(head).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/);
+        expect(head).toMatch(/\r\nCache-Control: no-store\r\n/);
+        expect(JSON.parse(body!).error.code).toBe("INVALID_QUERY");
+      }
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  });
+
+  it("refuses a --host that is no host or IP address, or does not resolve: exit 2, never a wider bind", async () => {
+    for (const host of ["not a host", "", "127.0.0.256", "fe80::1%lo"]) {
+      const { child, line, stderr } = await spawnServe(["--host", host]);
+      // Before it was refused, serve listened on every interface: stop it, and fail.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (child.stderr!.readable) await once(child.stderr!, "close");
+      expect({ host, line, code: child.exitCode }).toEqual({ host, line: "", code: 2 });
+      expect(stderr()).toMatch(/^docklens: --host: /);
+    }
+    // A name that does not resolve, looked up in a network namespace of its own (`unshare -n`,
+    // as root, as the engines are): the query goes nowhere, never to the machine's DNS server.
+    const typo = spawnSync(
+      "unshare",
+      [
+        "-n",
+        process.execPath,
+        BIN,
+        "serve",
+        "--config",
+        engines.configPath,
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.l",
+      ],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+    expect({ code: typo.status, stdout: typo.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(typo.stderr).toMatch(/^docklens: --host: the name does not resolve/);
+    const { child, line } = await spawnServe(["--host", "localhost"]);
+    try {
+      expect(line).toMatch(/^docklens: serving 4 clusters on http:\/\/(127\.0\.0\.1|\[::1\]):\d+$/);
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
   });
 
   it("refuses a port in use (exit 1: not a usage error) and a bad config (exit 2)", async () => {

@@ -6,7 +6,9 @@ import { loadFleet } from "../../src/core/engine/fleet.ts";
 import {
   createApp,
   formatRequestLog,
+  MAX_HEADER_BYTES,
   refuseConnect,
+  refuseUnreadable,
   type CreateAppOptions,
 } from "../../src/server/app.ts";
 import { engines } from "./helpers.ts";
@@ -22,11 +24,15 @@ export interface TestServer {
 export async function startServer(options: Partial<CreateAppOptions> = {}): Promise<TestServer> {
   const fleet = options.fleet ?? (await loadFleet({ configPath: engines.configPath }));
   const logs: string[] = [];
+  // Hosted as docklens serve hosts it.
   const server: Server = createServer(
+    { maxHeaderSize: MAX_HEADER_BYTES },
     toNodeListener(
       createApp({ log: (entry) => logs.push(formatRequestLog(entry)), ...options, fleet }),
     ),
-  ).on("connect", refuseConnect);
+  )
+    .on("connect", refuseConnect)
+    .on("clientError", refuseUnreadable(options.cors ? { cors: options.cors } : {}));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {

@@ -105,6 +105,46 @@ describe("process", () => {
   });
 });
 
+describe("ps_args the engine's ps cannot run", () => {
+  it("is 400 INVALID_QUERY in the engine's words, as docker top says them; the CLI's top exits 2", async () => {
+    for (const args of ["zzz", "-o nonexist", "-o comm"]) {
+      const words = await docker(engines.hostA, "top", "web", ...args.split(" ")).then(
+        (out) => `docker top succeeded: ${out}`,
+        (error: { stderr: string }) =>
+          error.stderr.trim().replace(/^Error response from daemon: /, ""),
+      );
+      const { status, json } = await get(
+        `/detail/alpha/container/web/process?ps_args=${encodeURIComponent(args)}`,
+      );
+      expect({ args, status, code: json.error.code }).toEqual({
+        args,
+        status: 400,
+        code: "INVALID_QUERY",
+      });
+      expect(json.error.message).toBe(
+        `ps_args: the engine's ps cannot run ${JSON.stringify(args)}: ${words}`,
+      );
+    }
+    const top = await cliWithConfig("top", "alpha", "web", "--ps-args", "zzz");
+    expect(top).toMatchObject({ code: 2, stdout: "" });
+    expect(top.stderr).toMatch(/^docklens: --ps-args: the engine's ps cannot run "zzz": ps: /);
+  });
+
+  it("is 400 INVALID_QUERY where Podman's ps fails and Podman answers an empty 200", async () => {
+    const top = await cli([
+      "top",
+      "pod",
+      "p-web",
+      "--ps-args",
+      "-o nonexist",
+      "--config",
+      engines.podmanConfigPath,
+    ]);
+    expect(top).toMatchObject({ code: 2, stdout: "" });
+    expect(top.stderr).toMatch(/^docklens: --ps-args: the engine's ps cannot run "-o nonexist"/);
+  });
+});
+
 describe("image, volume and network detail", () => {
   it("takes an image reference raw, percent-encoded, or by id", async () => {
     const id = await docker(engines.hostA, "image", "inspect", "-f", "{{.Id}}", "local/busybox:1");

@@ -68,6 +68,25 @@ describe("an engine behind mutual TLS (the built CLI)", () => {
     expect(result.stderr).not.toContain(dir);
   });
 
+  it("TLS to an engine that speaks plain HTTP says so", async () => {
+    const path = join(dir, "docklens-plain.json");
+    const { hostname, port: plain } = new URL(engines.hostB);
+    await writeFile(
+      path,
+      JSON.stringify({
+        clusters: [{ name: "plain", host: hostname, port: Number(plain), tls: {} }],
+      }),
+    );
+    const result = await cli(["containers", "plain", "--config", path]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        `docklens: cannot reach the engine of cluster "plain" (https://${hostname}:${plain}): ` +
+        "TLS failure: the engine seems to speak plain HTTP (drop tls, or use tcp:// or http://)\n",
+    });
+  });
+
   it("an engine certificate from another CA is a TLS failure", async () => {
     const result = await cli(["containers", "tls", "--config", await config("client", "other-ca")]);
     expect(result.code).toBe(1);

@@ -253,6 +253,8 @@ export async function fixturesP(host: string): Promise<void> {
   await Promise.all([
     docker(host, "run", "-d", "--name", "p-web", "-l", "app=p-web", IMAGE, "sh", "-c", TICKER),
     docker(host, "create", "--name", "p-fresh", IMAGE, "true"),
+    // No network: Podman lists it with `Networks: null`, and no HostConfig.
+    docker(host, "run", "-d", "--name", "p-none", "--network", "none", IMAGE, "sleep", "86400"),
     docker(host, "run", "--name", "p-done", IMAGE, "sh", "-c", "echo bye; exit 3").catch(
       () => undefined,
     ),

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lighterDependencies, withoutBuiltinNamespaces } from "../../build/lighter-dependencies.ts";
 
@@ -74,5 +76,17 @@ describe("imports of Node built-ins in the bundle", () => {
       default: (...parts: string[]) => string;
     };
     expect(module.default("a", "b")).toBe("a/b");
+  });
+});
+
+describe("what an install of the package runs", () => {
+  it("no dependency it installs has an install script (ssh2's native parts stay out, bundled without them)", () => {
+    const lock = JSON.parse(
+      readFileSync(join(import.meta.dirname, "../../package-lock.json"), "utf8"),
+    ) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }> };
+    const scripts = Object.entries(lock.packages)
+      .filter(([path, entry]) => path && !entry.dev && entry.hasInstallScript)
+      .map(([path]) => path);
+    expect(scripts).toEqual([]);
   });
 });

@@ -191,9 +191,37 @@ describe("normalizeConfig", () => {
       /clusters\[0\]\.tls\.ca: expected a string/,
     ],
     [
-      "a tls block that is not an object, in zod's own words",
+      "tls: true, saying what tls takes",
+      { clusters: [cluster({ tls: true })] },
+      /clusters\[0\]\.tls: expected an object of PEM file paths, \{ ca, cert, key \}, each optional \(\{\} for TLS with the system's CAs\)$/,
+    ],
+    [
+      "a tls block that is a path",
       { clusters: [cluster({ tls: "/certs" })] },
-      /clusters\[0\]\.tls: Invalid input: expected object, received string$/,
+      /clusters\[0\]\.tls: expected an object of PEM file paths/,
+    ],
+    [
+      "ssh: true, saying what ssh takes",
+      { clusters: [cluster({ host: "ssh://h", ssh: true })] },
+      /clusters\[0\]\.ssh: expected an object, \{ username, privateKey \}, each optional$/,
+    ],
+    [
+      "a 300-character name, for its length",
+      { clusters: [cluster({ name: "a".repeat(300) })] },
+      /clusters\[0\]\.name: expected at most 255 characters, not 300$/,
+    ],
+    [
+      "a 300-character token name, for its length",
+      {
+        clusters: [cluster()],
+        tokens: [{ name: "t".repeat(300), sha256: "0".repeat(64), clusters: ["a"] }],
+      },
+      /tokens\[0\]\.name: expected at most 255 characters, not 300$/,
+    ],
+    [
+      "tokens alone, with neither clusters nor contexts nor discover",
+      { tokens: [{ name: "ci", sha256: "0".repeat(64), clusters: ["*"] }] },
+      /: clusters: required, unless contexts or discover is true$/,
     ],
     [
       "a bad showSecrets",
@@ -222,6 +250,54 @@ describe("normalizeConfig", () => {
       });
     }
   });
+});
+
+describe("normalizeConfig: tokens and discovery", () => {
+  const token = (clusters: string[]) => ({ name: "ci", sha256: "0".repeat(64), clusters });
+  // A home without docker contexts or Podman: discovery finds only the engine of DOCKER_HOST.
+  const env = {
+    HOME: "/nonexistent",
+    XDG_RUNTIME_DIR: "/nonexistent",
+    DOCKER_HOST: "tcp://127.0.0.1:1",
+  };
+
+  it("warns of each token glob that matches no cluster, and not of those that do", () => {
+    const config = normalizeConfig(
+      {
+        clusters: [cluster(), cluster({ name: "prod-1" })],
+        tokens: [token(["prod-*", "prdo-*", "b?"])],
+      },
+      "/x/docklens.json",
+      env,
+    );
+    expect(config.warnings).toEqual([
+      'token "ci": its clusters glob "prdo-*" matches no cluster',
+      'token "ci": its clusters glob "b?" matches no cluster',
+    ]);
+    expect(config.tokens).toEqual([
+      { name: "ci", sha256: "0".repeat(64), clusters: ["prod-*", "prdo-*", "b?"] },
+    ]);
+  });
+
+  it.each([
+    [{ contexts: true }, ["local"]],
+    [{ discover: true }, ["local"]],
+    [{ contexts: true, discover: true }, ["local"]],
+  ])(
+    "takes %j and tokens with no clusters: the zero-config clusters, tokens kept",
+    (flags, names) => {
+      const config = normalizeConfig(
+        { ...flags, tokens: [token(["local"])] },
+        "/x/docklens.json",
+        env,
+      );
+      expect(config.clusters.map((c) => [c.id, c.name, c.source, c.host])).toEqual(
+        names.map((name, index) => [index + 1, name, "default", "tcp://127.0.0.1:1"]),
+      );
+      expect(config.tokens).toHaveLength(1);
+      expect(config.warnings).toEqual([]);
+    },
+  );
 });
 
 describe("loadConfig without a config file", () => {

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normalizeConfig } from "../../src/core/config/config-schema.ts";
 import { discoverClusters, discoverMore } from "../../src/core/config/discovery.ts";
 
 /** A home with a docker context store (contexts written as the docker CLI writes them) and a Podman socket. */
@@ -48,6 +49,32 @@ describe("discovery", () => {
     expect(found.warnings.sort()).toEqual([
       'docker context "local" skipped: with no config file, docklens names a cluster so itself',
       'docker context "podman" skipped: with no config file, docklens names a cluster so itself',
+    ]);
+  });
+
+  it("with no other contexts asked for (a config file without clusters): local alone, and Podman if asked", () => {
+    expect(discoverClusters(env(), { contexts: false, discover: false })).toEqual({
+      clusters: [expect.objectContaining({ id: 1, name: "local" })],
+      warnings: [],
+      skipped: [],
+    });
+    expect(
+      discoverClusters(env(), { contexts: false, discover: true }).clusters.map((c) => c.name),
+    ).toEqual(["local", "podman"]);
+  });
+
+  it("a config file's defaults tune the clusters it finds too", () => {
+    const config = normalizeConfig(
+      { clusters: [{ name: "own", host: "h" }], contexts: true, defaults: { timeoutMs: 900 } },
+      "/x/docklens.json",
+      env(),
+    );
+    expect(config.clusters.map((c) => [c.name, c.timeoutMs])).toEqual([
+      ["own", 900],
+      ["edge", 900],
+      ["local", 900],
+      ["pod-alias", 900],
+      ["podman", 900],
     ]);
   });
 

@@ -42,6 +42,17 @@ describe("parseEndpoint", () => {
       { protocol: "ssh", hostname: "h", port: 22, username: "ops" },
     ],
     ["ssh://h:2222", undefined, false, { protocol: "ssh", hostname: "h", port: 2222 }],
+    // No scheme is tcp://, as the docker CLI's opts.ParseHost has it (DOCKER_HOST=host:port).
+    ["127.0.0.1:31375", undefined, false, { protocol: "http", hostname: "127.0.0.1", port: 31375 }],
+    ["127.0.0.1:31375", undefined, true, { protocol: "https", hostname: "127.0.0.1", port: 31375 }],
+    ["127.0.0.1:31375", 31375, false, { protocol: "http", hostname: "127.0.0.1", port: 31375 }],
+    ["db:2375", undefined, false, { protocol: "http", hostname: "db", port: 2375 }],
+    ["cafe:4243", undefined, false, { protocol: "http", hostname: "cafe", port: 4243 }],
+    [":31375", undefined, false, { protocol: "http", hostname: "localhost", port: 31375 }],
+    ["[::1]:31375", undefined, false, { protocol: "http", hostname: "::1", port: 31375 }],
+    ["fe80::1", undefined, false, { protocol: "http", hostname: "fe80::1", port: 2375 }],
+    ["tcp://:31375", undefined, false, { protocol: "http", hostname: "localhost", port: 31375 }],
+    ["tcp://", undefined, false, { protocol: "http", hostname: "localhost", port: 2375 }],
   ] as const)("%s (port %s, tls %s)", (host, port, tls, expected) => {
     expect(parseEndpoint(host, port, tls)).toEqual(expected);
   });
@@ -52,12 +63,15 @@ describe("parseEndpoint", () => {
     ["tcp://h:2375/path", /unsupported engine address/],
     ["not a host", /expected a host name/],
     ["ftp://h", /unsupported engine address/],
+    ["host:abc", /expected a host name/],
+    ["127.0.0.1:31375/path", /unsupported engine address/],
   ])("rejects %s", (host, message) => {
     expect(() => parseEndpoint(host)).toThrow(message);
   });
 
   it.each([
     ["tcp://127.0.0.1:23761", 1234, /names port 23761 but port 1234 is set beside it/],
+    ["127.0.0.1:23761", 1234, /names port 23761 but port 1234 is set beside it/],
     ["ssh://h:2222", 22, /names port 2222 but port 22/],
     ["/var/run/docker.sock", 2375, /a socket path takes no port/],
     ["unix:///var/run/docker.sock", 2375, /a socket path takes no port/],

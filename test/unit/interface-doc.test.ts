@@ -27,7 +27,7 @@ interface OpenApiDocument {
 
 const PAGE = readFileSync(new URL("../../docs/http-interface.md", import.meta.url), "utf8");
 /** Codes every route may answer, which the page names once, not in each route's `Errors:` line. */
-const COMMON = new Set(["UNAUTHORIZED", "METHOD_NOT_ALLOWED"]);
+const COMMON = new Set(["UNAUTHORIZED", "METHOD_NOT_ALLOWED", "INVALID_QUERY"]);
 
 /** `/list/:cluster/containers` as the OpenAPI document writes it: `/list/{cluster}/containers`. */
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");

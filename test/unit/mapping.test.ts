@@ -22,22 +22,26 @@ describe("toContainerItem", () => {
     const item = {
       Id: "abc",
       Names: ["/x"],
+      Image: "local/app:1",
       Created: created,
       State: "running",
       Ports: [],
       Mounts: [],
       Labels: {},
       HostConfig: { NetworkMode: "n" },
+      NetworkSettings: { Networks: { n: {} } },
     } as unknown as EngineContainerItem;
     expect(toContainerItem(item)).toEqual({
       Id: "abc",
       Names: ["/x"],
+      Image: "local/app:1",
       Created: iso,
       State: "running",
       Ports: [],
       Mounts: [],
       Labels: {},
       HostConfig: { NetworkMode: "n" },
+      NetworkSettings: { Networks: { n: {} } },
     });
   });
 
@@ -45,6 +49,7 @@ describe("toContainerItem", () => {
     const podman = {
       Id: "abc",
       Names: ["/x"],
+      Image: "docker.io/local/app:1",
       Created: 0,
       State: "stopped",
       Ports: null,
@@ -55,6 +60,7 @@ describe("toContainerItem", () => {
     expect(toContainerItem(podman as unknown as EngineContainerItem)).toEqual({
       Id: "abc",
       Names: ["/x"],
+      Image: "local/app:1",
       Created: "1970-01-01T00:00:00.000Z",
       State: "exited",
       Ports: [],
@@ -62,6 +68,28 @@ describe("toContainerItem", () => {
       Labels: {},
       HostConfig: { NetworkMode: "podman" },
       NetworkSettings: { Networks: { podman: {} } },
+    });
+  });
+
+  it.each([
+    ["none", "none"],
+    [undefined, "default"],
+  ])("gives Podman's container without a network Docker's shape, mode %s", (mode, expected) => {
+    const podman = {
+      Id: "abc",
+      Names: ["/x"],
+      Image: "sha256:" + "ab".repeat(32),
+      Created: 0,
+      State: "running",
+      Ports: [],
+      Mounts: [],
+      Labels: {},
+      NetworkSettings: { Networks: null },
+    };
+    expect(toContainerItem(podman as unknown as EngineContainerItem, mode)).toMatchObject({
+      Image: "sha256:" + "ab".repeat(32),
+      HostConfig: { NetworkMode: expected },
+      NetworkSettings: { Networks: {} },
     });
   });
 });
@@ -166,6 +194,12 @@ describe("checkName", () => {
   ] as const)("rejects %s %j", (kind, name) => {
     expect(() => checkName(kind, name)).toThrow(
       expect.objectContaining({ code: "INVALID_NAME", status: 400 }),
+    );
+  });
+
+  it("says that a long name is refused for its length, and which limit", () => {
+    expect(() => checkName("cluster", "a".repeat(300))).toThrow(
+      /^invalid cluster name "a{80}": 300 characters, longer than the 255 a name may have$/,
     );
   });
 });

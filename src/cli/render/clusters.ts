@@ -70,7 +70,7 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
       ],
       // The message goes to stderr, where every failing command says why.
       ["State", error ? colors.red(error.code) : colors.green("up")],
-      ["Engine", info.ServerVersion === undefined ? undefined : `Docker ${info.ServerVersion}`],
+      ["Engine", result.engine && `${result.engine.name} ${result.engine.version}`],
       [
         "OS",
         info.OperatingSystem === undefined

@@ -1,6 +1,7 @@
 import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
 import { endpointHost } from "../config/endpoint.ts";
 import { callEngine, dialEngine, expectBody, translateEngineError } from "../engine/engine.ts";
+import type { EngineVersion } from "../engine/engine-version.ts";
 import type { DockerInfo } from "../objects/engine-types.ts";
 import type { ErrorBody } from "../errors.ts";
 import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
@@ -38,7 +39,15 @@ export interface InspectClusterResult {
     /** The docker context it came from. */ context?: string;
   };
   docker: DockerInfo;
+  /** The engine as `docker version` names it; absent when the engine could not be asked. */
+  engine?: EngineName;
   error?: ErrorBody;
+}
+
+/** Which engine answers: `Docker Engine` or `Podman Engine`, and its version. */
+export interface EngineName {
+  name: string;
+  version: string;
 }
 
 /**
@@ -68,8 +77,9 @@ export async function listClusters(options: CoreOptions): Promise<ListClustersRe
 }
 
 /**
- * One cluster by id or name, with its protocol, whether it uses TLS, and its engine
- * information. An engine that fails gives `docker: {}` and an `error`, not a failed call.
+ * One cluster by id or name, with its protocol, whether it uses TLS, its engine information,
+ * and which engine it is. An engine that fails gives `docker: {}` and an `error`, not a failed
+ * call.
  * @example
  * ```ts
  * const { cluster, docker } = await inspectCluster("prod", { fleet }); // GET /detail/cluster/prod
@@ -80,7 +90,7 @@ export async function inspectCluster(
   options: CoreOptions,
 ): Promise<InspectClusterResult> {
   const cluster = resolveCluster(ref, options);
-  const { docker, error } = await readDockerInfo(cluster, options);
+  const { docker, engine, error } = await readDockerInfo(cluster, options);
   return {
     cluster: {
       ...clusterFields(cluster),
@@ -90,7 +100,28 @@ export async function inspectCluster(
       ...(cluster.context ? { context: cluster.context } : {}),
     },
     docker,
+    ...(engine ? { engine } : {}),
     ...(error ? { error } : {}),
+  };
+}
+
+/**
+ * The engine's name as `docker version` heads its part: the component named `Engine` is Docker's
+ * (`Docker Engine`), Podman's is `Podman Engine`; an engine that lists no components (API before
+ * 1.35) is Docker's.
+ */
+export function engineName(version: EngineVersion): EngineName {
+  const components = Array.isArray(version.Components)
+    ? (version.Components as Array<{ Name?: unknown; Version?: unknown }>)
+    : [];
+  const engine = components.find(
+    (component) => typeof component.Name === "string" && /(?:^| )Engine$/.test(component.Name),
+  );
+  const name =
+    typeof engine?.Name === "string" && engine.Name !== "Engine" ? engine.Name : "Docker Engine";
+  return {
+    name,
+    version: typeof engine?.Version === "string" ? engine.Version : (version.Version ?? ""),
   };
 }
 
@@ -109,18 +140,22 @@ function clusterFields(cluster: ClusterConfig) {
   };
 }
 
-/** `GET /info` and `GET /volumes` of one engine, side by side under one time limit. */
+/**
+ * `GET /info`, `GET /volumes` and `GET /version` of one engine, side by side under one time
+ * limit: one call of the engine's, however many routes and scrapes read it.
+ */
 async function readDockerInfo(
   cluster: ClusterConfig,
   options: CoreOptions,
-): Promise<{ docker: DockerInfo; error?: ErrorBody }> {
+): Promise<{ docker: DockerInfo; engine?: EngineName; error?: ErrorBody }> {
   try {
-    const docker = await callEngine(
+    return await callEngine(
       cluster,
       async (engine, signal) => {
-        const [infoBody, volumes] = await Promise.all([
+        const [infoBody, volumes, version] = await Promise.all([
           dialEngine(engine, "/info", signal),
           dialEngine(engine, "/volumes", signal),
+          dialEngine(engine, "/version", signal),
         ]);
         const volumeList = expectBody<{ Volumes?: unknown[] | null }>(
           volumes,
@@ -128,13 +163,15 @@ async function readDockerInfo(
           cluster,
         ).Volumes;
         return {
-          ...expectBody<DockerInfo>(infoBody, "object", cluster),
-          Volumes: volumeList?.length ?? 0,
+          docker: {
+            ...expectBody<DockerInfo>(infoBody, "object", cluster),
+            Volumes: volumeList?.length ?? 0,
+          },
+          engine: engineName(expectBody<EngineVersion>(version, "object", cluster)),
         };
       },
       { ...options, read: { kind: "info" } },
     );
-    return { docker };
   } catch (error) {
     return { docker: {}, error: translateEngineError(error, cluster).toJSON() };
   }

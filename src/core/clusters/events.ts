@@ -179,11 +179,32 @@ function after(event: Record<string, unknown>): string | undefined {
       : typeof event.timeNano === "number"
         ? BigInt(Math.round(event.timeNano))
         : undefined;
-  if (nanos !== undefined) {
-    const next = nanos + 1000n;
-    return `${next / 1_000_000_000n}.${String(next % 1_000_000_000n).padStart(9, "0")}`;
-  }
+  if (nanos !== undefined) return sinceAfter(nanos);
   return typeof event.time === "number" ? String(event.time + 1) : undefined;
+}
+
+/** The engine's `since` (`seconds.nanoseconds`, which it takes inclusive) for what came after `timeNano`. */
+function sinceAfter(timeNano: bigint): string {
+  const next = timeNano + 1000n;
+  return `${next / 1_000_000_000n}.${String(next % 1_000_000_000n).padStart(9, "0")}`;
+}
+
+/** An event's id in Server-Sent Events: its `timeNano`, as `Last-Event-ID` gives it back. */
+export const EVENT_ID = /^\d{1,19}$/;
+
+/**
+ * The `since` that resumes a stream after the event whose id (its `timeNano`) an EventSource
+ * sends back as `Last-Event-ID` when it reconnects: every cluster is asked for what came after
+ * it, so that event is not sent again (docs/http-interface.md, "GET /events").
+ */
+export function sinceLastEvent(id: string): string {
+  if (!EVENT_ID.test(id))
+    throw new DocklensError(
+      "INVALID_QUERY",
+      `Last-Event-ID: expected the id of an event (its timeNano), got ${JSON.stringify(id.slice(0, 40))}`,
+      { param: "Last-Event-ID" },
+    );
+  return sinceAfter(BigInt(id));
 }
 
 function untilPassed(until: number | undefined): boolean {

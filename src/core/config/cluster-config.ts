@@ -64,10 +64,22 @@ export interface DocklensConfig {
   source: string | null;
   /** Why no file was used, when none was (for `docklens config`). */
   noFileReason?: string;
-  /** What was skipped on the way (a docker context docklens cannot use), one line each. */
+  /**
+   * What was skipped on the way (a docker context docklens cannot use) and what looks wrong (a
+   * token glob that matches no cluster), one line each: for `docklens config`, `serve` and the
+   * commands over every cluster.
+   */
   warnings: string[];
+  /** The docker contexts among `warnings` that docklens cannot use: naming one says why. */
+  skipped?: SkippedContext[];
   /** Tokens of `serve` that see only some clusters; none without a config file. */
   tokens?: ScopedToken[];
+}
+
+/** A docker context docklens cannot use, and its warning line. */
+export interface SkippedContext {
+  context: string;
+  warning: string;
 }
 
 /** A token of `serve` that sees only the clusters its globs match (`prod-*`). */
@@ -77,6 +89,19 @@ export interface ScopedToken {
   sha256?: string;
   env?: string;
   clusters: string[];
+}
+
+/**
+ * A token's glob of cluster names (`prod-*`) as a pattern of whole names: `*` any run of
+ * characters, `?` one.
+ */
+export function clusterGlob(pattern: string): RegExp {
+  return new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\-]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
 }
 
 /** What a cluster is made from: as written (validated) or as found, before defaults. */

@@ -3,12 +3,19 @@ import leven from "leven";
 // those this schema uses. Classic zod's methods bring the whole library: its chunk (89 kB) cost a
 // run with a config file 9 to 12 ms (Node 22 to 20, the least of 21 runs), this one (28 kB) 5 to 6.
 import { z } from "zod/mini";
-import { DEFAULT_TUNING, toClusterConfig, type DocklensConfig } from "./cluster-config.ts";
-import { discoverMore } from "./discovery.ts";
+import {
+  clusterGlob,
+  DEFAULT_TUNING,
+  toClusterConfig,
+  type ClusterConfig,
+  type DocklensConfig,
+  type ScopedToken,
+} from "./cluster-config.ts";
+import { discoverClusters, discoverMore } from "./discovery.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
-import { NAME_PATTERN } from "../names.ts";
+import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 
 const integer = z.int({
   error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
@@ -37,11 +44,21 @@ const tuning = {
   ),
 };
 const name = text.check(
+  // Before the pattern: a long name is refused for its length, whatever its characters.
+  z.maxLength(MAX_NAME_LENGTH, {
+    error: (issue) =>
+      `expected at most ${MAX_NAME_LENGTH} characters, not ${(issue.input as string).length}`,
+  }),
   z.regex(
     NAME_PATTERN,
     "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
   ),
 );
+
+/** `message` for a value that is not an object (`tls: true`); zod's own words for the rest. */
+function notAnObject(message: string) {
+  return (issue: { code?: string }) => (issue.code === "invalid_type" ? message : undefined);
+}
 
 const clusterSchema = z
   .strictObject({
@@ -60,8 +77,23 @@ const clusterSchema = z
         z.maximum(65535, "expected a port from 1 to 65535"),
       ),
     ),
-    tls: z.optional(z.strictObject({ ca: optionalText, cert: optionalText, key: optionalText })),
-    ssh: z.optional(z.strictObject({ username: optionalText, privateKey: optionalText })),
+    tls: z.optional(
+      z.strictObject(
+        { ca: optionalText, cert: optionalText, key: optionalText },
+        {
+          error: notAnObject(
+            "expected an object of PEM file paths, { ca, cert, key }, each optional " +
+              "({} for TLS with the system's CAs)",
+          ),
+        },
+      ),
+    ),
+    ssh: z.optional(
+      z.strictObject(
+        { username: optionalText, privateKey: optionalText },
+        { error: notAnObject("expected an object, { username, privateKey }, each optional") },
+      ),
+    ),
     ...tuning,
   })
   .check(
@@ -112,9 +144,11 @@ const tokenSchema = z
 const configSchema = z
   .strictObject(
     {
-      clusters: z
-        .array(clusterSchema, { error: "expected an array of clusters" })
-        .check(z.minLength(1, "expected at least one cluster")),
+      clusters: z.optional(
+        z
+          .array(clusterSchema, { error: "expected an array of clusters" })
+          .check(z.minLength(1, "expected at least one cluster")),
+      ),
       defaults: z.optional(z.strictObject(tuning)),
       showSecrets: flag,
       maxSelection: z.optional(
@@ -131,9 +165,16 @@ const configSchema = z
   )
   .check(
     z.superRefine((config, ctx) => {
+      // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
+      if (!config.clusters && !config.contexts && !config.discover)
+        ctx.addIssue({
+          code: "custom",
+          path: ["clusters"],
+          message: "required, unless contexts or discover is true",
+        });
       const names = new Set<string>();
       const ids = new Set<number>();
-      config.clusters.forEach((cluster, index) => {
+      config.clusters?.forEach((cluster, index) => {
         const id = cluster.id ?? index + 1;
         if (names.has(cluster.name))
           ctx.addIssue({
@@ -208,8 +249,11 @@ export interface TokenInput {
  * The config file's shape, as written by the user (docs/http-interface.md, "Configuration file").
  */
 export interface DocklensConfigInput {
-  /** At least one. */
-  clusters: ClusterConfigInput[];
+  /**
+   * At least one; none for the clusters docklens finds with no config file (`local`, and as
+   * `contexts` and `discover` say, every other docker context and Podman).
+   */
+  clusters?: ClusterConfigInput[];
   /** The tuning of every cluster that sets none of its own. */
   defaults?: EngineTuningInput;
   /** Show sensitive environment values in container detail (docs/http-interface.md, "Secrets"). */
@@ -219,7 +263,7 @@ export interface DocklensConfigInput {
    * "Selections"); 100 when unset.
    */
   maxSelection?: number;
-  /** Add every docker CLI context to the clusters. */
+  /** Add every docker CLI context to the clusters (with no `clusters`, beside `local`). */
   contexts?: boolean;
   /**
    * Add a local Podman socket that exists to the clusters
@@ -281,33 +325,47 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  clusters.forEach((cluster, index) => {
+  clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
   });
-  const own = clusters.map((cluster, index) =>
+  const tuning = { ...DEFAULT_TUNING, ...defaults };
+  const own = (clusters ?? []).map((cluster, index) =>
     toClusterConfig(
       { ...cluster, id: cluster.id ?? index + 1 },
       parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined),
-      { ...DEFAULT_TUNING, ...defaults },
+      tuning,
     ),
   );
-  const found = discoverMore(env, own, {
-    contexts: contexts ?? false,
-    discover: discover ?? false,
-  });
+  const asked = { contexts: contexts ?? false, discover: discover ?? false };
+  const found = clusters ? discoverMore(env, own, asked) : discoverClusters(env, asked);
+  const all = [...own, ...found.clusters.map((cluster) => ({ ...cluster, ...tuning }))];
+  const scoped = (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({
+    name,
+    clusters: globs,
+    ...(sha256 ? { sha256: sha256.toLowerCase() } : { env: variable! }),
+  }));
   return {
     source,
     showSecrets: showSecrets ?? false,
     ...(maxSelection === undefined ? {} : { maxSelection }),
-    clusters: [...own, ...found.clusters],
-    warnings: found.warnings,
-    tokens: (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({
-      name,
-      clusters: globs,
-      ...(sha256 ? { sha256: sha256.toLowerCase() } : { env: variable! }),
-    })),
+    clusters: all,
+    warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
+    ...(found.skipped.length ? { skipped: found.skipped } : {}),
+    tokens: scoped,
   };
+}
+
+/** One warning per token glob that matches no cluster: most likely a typo, which hides a cluster. */
+function unmatchedGlobs(tokens: readonly ScopedToken[], clusters: readonly ClusterConfig[]) {
+  return tokens.flatMap((token) =>
+    token.clusters
+      .filter((glob) => !clusters.some((cluster) => clusterGlob(glob).test(cluster.name)))
+      .map(
+        (glob) =>
+          `token ${JSON.stringify(token.name)}: its clusters glob ${JSON.stringify(glob)} matches no cluster`,
+      ),
+  );
 }
 
 /** The keys the config allows at `path` (an object inside it), read from the schema itself. */

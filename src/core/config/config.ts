@@ -68,18 +68,34 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Dockl
   return normalizeConfig(found.config, found.filepath, env);
 }
 
+/**
+ * A `.js`, `.mjs` or `.cjs` config, imported as cosmiconfig's own loader imports it, without its
+ * fallback: when the import fails (the file throws, or imports a missing module), cosmiconfig
+ * tries again through `import-fresh`, which in docklens's bundle has no `__filename` and throws
+ * `__filename is not defined` in place of the config's own error (and would run the file twice).
+ */
+async function loadModule(filepath: string): Promise<unknown> {
+  const { realpath } = process.getBuiltinModule("node:fs/promises");
+  const { pathToFileURL } = process.getBuiltinModule("node:url");
+  const { href } = pathToFileURL(await realpath(filepath));
+  return ((await import(href)) as { default?: unknown }).default;
+}
+
 /** cosmiconfig, searching {@link SEARCH_PLACES} up to the home directory, then the global one. */
 async function createExplorer() {
   const { cosmiconfig, defaultLoaders } = await import("cosmiconfig");
+  const own = { ".js": loadModule, ".mjs": loadModule, ".cjs": loadModule };
   // Each loader tags its failure with the file, so that a broken file found by the search is named.
   const loaders = Object.fromEntries(
-    Object.entries(defaultLoaders).map(([ext, load]) => [
+    Object.entries({ ...defaultLoaders, ...own }).map(([ext, load]) => [
       ext,
       async (filepath: string, content: string) => {
         try {
           return (await load(filepath, content)) as unknown;
         } catch (error) {
-          throw Object.assign(error as Error, { filepath });
+          // A config may throw anything: a string, null.
+          const failure = error instanceof Object ? (error as Error) : new Error(String(error));
+          throw Object.assign(failure, { filepath });
         }
       },
     ]),
@@ -96,8 +112,15 @@ async function createExplorer() {
  * `reason` says why no file was used, for `docklens config`.
  */
 function withoutFile(env: NodeJS.ProcessEnv, reason: string): DocklensConfig {
-  const { clusters, warnings } = discoverClusters(env);
-  return { source: null, noFileReason: reason, showSecrets: false, clusters, warnings };
+  const { clusters, warnings, skipped } = discoverClusters(env);
+  return {
+    source: null,
+    noFileReason: reason,
+    showSecrets: false,
+    clusters,
+    warnings,
+    ...(skipped.length ? { skipped } : {}),
+  };
 }
 
 /**

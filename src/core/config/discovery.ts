@@ -7,6 +7,7 @@ import {
   type ClusterConfig,
   type ClusterInput,
   type EngineTuning,
+  type SkippedContext,
 } from "./cluster-config.ts";
 import { readContextStore, type ContextStore, type DockerContext } from "./docker-contexts.ts";
 import { parseEndpoint } from "./endpoint.ts";
@@ -18,6 +19,14 @@ import { NAME_PATTERN } from "../names.ts";
 export interface FoundClusters {
   clusters: ClusterConfig[];
   warnings: string[];
+  /** The contexts among `warnings` that docklens cannot use, by name. */
+  skipped: SkippedContext[];
+}
+
+/** What discovery looks for beside `local`: the other docker contexts, and a Podman socket. */
+export interface DiscoverOptions {
+  contexts: boolean;
+  discover: boolean;
 }
 
 /** Where Podman listens: rootful first, then the user's own service. */
@@ -34,10 +43,15 @@ function podmanSockets(env: NodeJS.ProcessEnv): string[] {
  * `DOCKER_CONTEXT` names, else `currentContext`, else `/var/run/docker.sock`); then every other
  * docker context, by name, named after it; then `podman`, for a Podman socket that exists.
  * Nothing is asked of any engine: a directory read, a few files and a `stat` per socket.
+ * `options` leave out the other contexts or Podman (a config file without `clusters`).
  */
-export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
+export function discoverClusters(
+  env: NodeJS.ProcessEnv,
+  options: DiscoverOptions = { contexts: true, discover: true },
+): FoundClusters {
   const store = readContextStore(env);
-  const warnings = [...store.warnings];
+  const warnings = options.contexts ? [...store.warnings] : [];
+  const skipped: SkippedContext[] = [];
   // The docker CLI's own order: DOCKER_HOST wins over DOCKER_CONTEXT, which wins over the config file.
   const chosen = env.DOCKER_HOST ? "default" : env.DOCKER_CONTEXT || store.current;
   const current =
@@ -56,7 +70,7 @@ export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
   if (typeof local === "string")
     throw new DocklensError("INVALID_CONFIG", `docker context ${JSON.stringify(chosen)}: ${local}`);
   const clusters = [local];
-  const others = store.contexts.filter((context) => context !== current);
+  const others = options.contexts ? store.contexts.filter((context) => context !== current) : [];
   for (const reserved of others.filter(
     (context) => context.name === "local" || context.name === "podman",
   )) {
@@ -65,14 +79,12 @@ export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
         "with no config file, docklens names a cluster so itself",
     );
   }
-  clusters.push(...contextClusters(others, new Set(["local", "podman"]), 2, warnings));
-  const podman = podmanCluster(
-    env,
-    clusters.length + 1,
-    new Set(clusters.map((cluster) => cluster.socketPath)),
-  );
+  clusters.push(...contextClusters(others, new Set(["local", "podman"]), 2, skipped));
+  const podman =
+    options.discover &&
+    podmanCluster(env, clusters.length + 1, new Set(clusters.map((cluster) => cluster.socketPath)));
   if (podman) clusters.push(podman);
-  return { clusters, warnings };
+  return { clusters, warnings: [...warnings, ...skipped.map(({ warning }) => warning)], skipped };
 }
 
 /**
@@ -83,16 +95,18 @@ export function discoverClusters(env: NodeJS.ProcessEnv): FoundClusters {
 export function discoverMore(
   env: NodeJS.ProcessEnv,
   own: readonly ClusterConfig[],
-  options: { contexts: boolean; discover: boolean },
+  options: DiscoverOptions,
 ): FoundClusters {
   const taken = new Set(own.map((cluster) => cluster.name));
   let next = Math.max(0, ...own.map((cluster) => cluster.id)) + 1;
   const warnings: string[] = [];
+  const skipped: SkippedContext[] = [];
   const clusters: ClusterConfig[] = [];
   if (options.contexts) {
     const store: ContextStore = readContextStore(env);
     warnings.push(...store.warnings);
-    clusters.push(...contextClusters(store.contexts, taken, next, warnings));
+    clusters.push(...contextClusters(store.contexts, taken, next, skipped));
+    warnings.push(...skipped.map(({ warning }) => warning));
     next += clusters.length;
   }
   const all = [...own, ...clusters];
@@ -101,22 +115,25 @@ export function discoverMore(
     const podman = podmanCluster(env, next, new Set(all.map((cluster) => cluster.socketPath)));
     if (podman) clusters.push(podman);
   }
-  return { clusters, warnings };
+  return { clusters, warnings, skipped };
 }
 
-/** Contexts as clusters named after them, ids from `firstId`; those docklens cannot use become warnings. */
+/** Contexts as clusters named after them, ids from `firstId`; those docklens cannot use go to `skipped`. */
 function contextClusters(
   contexts: readonly DockerContext[],
   taken: ReadonlySet<string>,
   firstId: number,
-  warnings: string[],
+  skipped: SkippedContext[],
 ): ClusterConfig[] {
   const clusters: ClusterConfig[] = [];
   for (const context of contexts) {
     if (taken.has(context.name)) continue;
     const cluster = fromContext(context, { id: firstId + clusters.length, name: context.name });
     if (typeof cluster === "string")
-      warnings.push(`docker context ${JSON.stringify(context.name)} skipped: ${cluster}`);
+      skipped.push({
+        context: context.name,
+        warning: `docker context ${JSON.stringify(context.name)} skipped: ${cluster}`,
+      });
     else clusters.push(cluster);
   }
   return clusters;

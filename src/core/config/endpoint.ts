@@ -15,17 +15,15 @@ export interface Endpoint {
 }
 
 const SCHEMES = new Set(["tcp:", "http:", "https:", "ssh:"]);
-/** A bare host name or IP address: letters, digits, dots, dashes, colons (IPv6), brackets. */
-const BARE_HOST = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+|[0-9a-fA-F:]+)$/;
 
 /**
  * Parse a cluster's `host` (`/path.sock`, `unix:///path.sock`, `tcp://h:p`, `ssh://user@h`,
- * or a bare host name or IP) into an endpoint. `port` wins over a default; a `port` beside a
- * socket path, or beside a URL that names another port, is an error rather than ignored.
- * Throws an Error whose message says what is wrong with `host`.
+ * or a host name or IP with or without a port: `h`, `h:p`, `:p`, `[::1]:p`, `::1`) into an
+ * endpoint. `port` wins over a default; a `port` beside a socket path, or beside an address that
+ * names another port, is an error rather than ignored. Throws an Error whose message says what
+ * is wrong with `host`.
  */
 export function parseEndpoint(host: string, port?: number, tls = false): Endpoint {
-  const defaultPort = tls ? 2376 : 2375;
   if (host.startsWith("/") || host.startsWith("unix://")) {
     const socketPath = host.startsWith("/") ? host : host.slice("unix://".length);
     if (!socketPath.startsWith("/"))
@@ -34,19 +32,13 @@ export function parseEndpoint(host: string, port?: number, tls = false): Endpoin
       throw new Error(`a socket path takes no port, but port ${port} is set beside it`);
     return { protocol: "unix", socketPath, port: 0 };
   }
-  if (BARE_HOST.test(host)) {
-    return {
-      protocol: tls ? "https" : "http",
-      hostname: unbracket(host),
-      port: port ?? defaultPort,
-    };
-  }
   let url: URL;
   try {
-    url = new URL(host);
+    url = new URL(withScheme(host));
   } catch {
     throw new Error(
-      "expected a host name, an IP address, a socket path, or a tcp://, unix:// or ssh:// URL",
+      "expected a host name or IP address (with :port or not), a socket path, " +
+        "or a tcp://, unix:// or ssh:// URL",
     );
   }
   if (
@@ -74,6 +66,18 @@ export function parseEndpoint(host: string, port?: number, tls = false): Endpoin
     hostname: unbracket(url.hostname),
     port: urlPort ?? port ?? (secure ? 2376 : 2375),
   };
+}
+
+/**
+ * `host` as a URL, as the docker CLI reads an address (opts.ParseHost): no scheme means
+ * `tcp://` (`h:p`, `:p`, `h`), a bare IPv6 address (two colons or more, no brackets) is a host
+ * without a port, and no host is `localhost` (`:2375`, `tcp://`).
+ */
+function withScheme(host: string): string {
+  const url = host.includes("://")
+    ? host
+    : `tcp://${/^[^[]*:[^[]*:/.test(host) ? `[${host}]` : host}`;
+  return url.replace(/^tcp:\/\/(?=:|$)/, "tcp://localhost");
 }
 
 function unbracket(hostname: string): string {

@@ -1,3 +1,4 @@
+import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import {
   acrossClusters,
@@ -12,6 +13,7 @@ import type { Override } from "../json.ts";
 import { DocklensError, isDocklensError } from "../errors.ts";
 import { filteredCall, type EngineFilters, type ListOptions } from "../engine/filters.ts";
 import { checkName } from "../names.ts";
+import { familiarReference } from "../objects/references.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 
 export type { ContainerItem, InspectContainerResult } from "./container-types.ts";
@@ -28,6 +30,10 @@ export type EngineContainerItem = Override<
     Mounts: ContainerItem["Mounts"] | null;
     Labels: ContainerItem["Labels"] | null;
     HostConfig?: ContainerItem["HostConfig"];
+    NetworkSettings: Override<
+      ContainerItem["NetworkSettings"],
+      { Networks: ContainerItem["NetworkSettings"]["Networks"] | null }
+    >;
   }
 >;
 
@@ -60,9 +66,9 @@ export async function listContainers(
       const items = await dialEngine(docker, "/containers/json", signal, {
         query: { all: true, ...query },
       });
-      const containers = expectBody<EngineContainerItem[]>(items, "array", config).map(
-        toContainerItem,
-      );
+      const engineItems = expectBody<EngineContainerItem[]>(items, "array", config);
+      const modes = await networkModes(docker, engineItems, signal);
+      const containers = engineItems.map((item) => toContainerItem(item, modes.get(item.Id)));
       return { containers, running: containers.filter(isRunning) };
     },
     {
@@ -137,23 +143,56 @@ function isRunning(container: ContainerItem): boolean {
 }
 
 /**
- * The engine's Unix seconds become `new Date(s * 1000).toISOString()`. And what Podman
- * sends otherwise than Docker is made Docker's shape: null `Ports`, `Mounts` and `Labels` become
- * `[]`, `[]` and `{}`, a missing `HostConfig` names the container's network as Docker's
- * `NetworkMode` does, and its `State` "stopped" is Docker's "exited".
+ * The engine's Unix seconds become `new Date(s * 1000).toISOString()`, and `Image` is shown as
+ * `docker ps` shows it (`docker.io/local/app:1` is `local/app:1`). And what Podman sends
+ * otherwise than Docker is made Docker's shape: null `Ports`, `Mounts`, `Labels` and
+ * `NetworkSettings.Networks` become `[]`, `[]`, `{}` and `{}`, a missing `HostConfig` gets
+ * `networkMode` (what the engine's inspect body says), else the container's network as Docker's
+ * `NetworkMode` names it, and its `State` "stopped" is Docker's "exited".
  */
-export function toContainerItem(item: EngineContainerItem): ContainerItem {
+export function toContainerItem(item: EngineContainerItem, networkMode?: string): ContainerItem {
+  const networks = item.NetworkSettings?.Networks ?? {};
   return {
     ...item,
+    Image: familiarReference(item.Image),
     Created: new Date(item.Created * 1000).toISOString(),
     Ports: item.Ports ?? [],
     Mounts: item.Mounts ?? [],
     Labels: item.Labels ?? {},
     HostConfig: item.HostConfig ?? {
-      NetworkMode: Object.keys(item.NetworkSettings?.Networks ?? {})[0] ?? "default",
+      NetworkMode: networkMode ?? Object.keys(networks)[0] ?? "default",
     },
+    NetworkSettings: { ...item.NetworkSettings, Networks: networks },
     State: item.State === "stopped" ? "exited" : item.State,
   };
+}
+
+/**
+ * The network modes of the containers the engine lists with neither `HostConfig` nor a network:
+ * Podman lists one of `--network none` or `host` so, and says which only in its inspect body,
+ * asked for those containers alone. One removed since the list was made is left out.
+ */
+async function networkModes(
+  docker: Dockerode,
+  items: EngineContainerItem[],
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
+  const unnamed = items.filter(
+    (item) => !item.HostConfig && !Object.keys(item.NetworkSettings?.Networks ?? {}).length,
+  );
+  const modes = await Promise.all(
+    unnamed.map(async (item) => {
+      try {
+        const body = await dialEngine(docker, `/containers/${item.Id}/json`, signal);
+        return [item.Id, (body as InspectContainerResult).HostConfig?.NetworkMode] as const;
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404)
+          return [item.Id, undefined] as const;
+        throw error;
+      }
+    }),
+  );
+  return new Map(modes.filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
 /** A container: its name (with or without its leading `/`), full id, or unique id prefix. */

@@ -1,5 +1,6 @@
 import { findContainer, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { DocklensError } from "../errors.ts";
 import { invalidQuery } from "../query.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 
@@ -18,6 +19,14 @@ export interface ListProcessesOptions extends CoreOptions {
 /** ps options and field lists (`-ef`, `aux`, `-o pid,comm`); nothing a shell would read. */
 export const PS_ARGS = /^[a-zA-Z0-9 ,=_-]{1,64}$/;
 
+const DEFAULT_PS_ARGS = "-ef";
+
+/**
+ * Docker's 500 when its ps refused the arguments (`ps: error: unsupported option`, in older
+ * engines `Error running ps`) or ran without the PID column docker needs: the caller's input.
+ */
+const PS_REFUSED = /^(error running )?ps\b|PID field/i;
+
 /**
  * The processes of a running container; a stopped one is `CONTAINER_NOT_RUNNING`
  * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/process").
@@ -30,22 +39,31 @@ export async function listProcesses(
   input: ContainerRef,
   options: ListProcessesOptions,
 ): Promise<ListProcessesResult> {
-  const psArgs = options.psArgs ?? "-ef";
+  const psArgs = options.psArgs ?? DEFAULT_PS_ARGS;
   if (!PS_ARGS.test(psArgs))
     invalidQuery(
       "ps_args",
       `expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`,
     );
   const target = await findContainer(input, { ...options, running: true });
+  const refused = (words: string) =>
+    `ps_args: the engine's ps cannot run ${JSON.stringify(psArgs)}: ${words}`;
   const body = await callEngine(
     target.cluster,
     (docker, signal) =>
       dialEngine(docker, `/containers/${target.id}/top`, signal, { query: { ps_args: psArgs } }),
     {
       ...options,
-      statuses: target.statuses,
+      statuses: {
+        ...target.statuses,
+        500: { code: "INVALID_QUERY", param: "ps_args", when: PS_REFUSED, message: refused },
+      },
     },
   );
+  // Podman (4.x) answers 200 with an empty body when the container's ps fails on the arguments
+  // given; with the default ones, something else failed.
+  if (body === "" && psArgs !== DEFAULT_PS_ARGS)
+    throw new DocklensError("INVALID_QUERY", refused("it answered nothing"), { param: "ps_args" });
   const top = expectBody<ListProcessesResult>(body, "object", target.cluster);
   return splitColumns({ Titles: top.Titles ?? [], Processes: top.Processes ?? [] });
 }

@@ -92,7 +92,25 @@ export async function createEngineClient(
     } as import("node:http").AgentOptions);
   }
   if (agent) options.agent = agent;
-  return { docker: new Docker(options), close: () => agent?.destroy() };
+  return { docker: withoutDockerHost(() => new Docker(options)), close: () => agent?.destroy() };
+}
+
+/**
+ * `make()` with `DOCKER_HOST` unset. dockerode's modem reads it for defaults of its own on every
+ * client, beneath the options docklens passes: an address it cannot parse (`:2375`, which the
+ * docker CLI takes) throws, and with `DOCKER_CERT_PATH` set it reads the TLS files there for
+ * every engine, plain ones too (and fails where the docker CLI ignores them). docklens has
+ * already read the docker environment as the docker CLI does (discovery.ts); unset, the modem
+ * reads nothing. Synchronous: no other code runs while the variable is away.
+ */
+function withoutDockerHost<T>(make: () => T): T {
+  const saved = process.env.DOCKER_HOST;
+  delete process.env.DOCKER_HOST;
+  try {
+    return make();
+  } finally {
+    if (saved !== undefined) process.env.DOCKER_HOST = saved;
+  }
 }
 
 async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {

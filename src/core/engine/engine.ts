@@ -214,6 +214,11 @@ export function translateEngineError(
   const code = err?.code ?? "";
   const reason =
     UNREACHABLE[code] ??
+    // OpenSSL's words for an answer that is no TLS record: a plain HTTP engine's `HTTP/1.1 400`.
+    (code === "EPROTO" &&
+    /wrong version number|packet length too long|http request/i.test(err.message ?? "")
+      ? "TLS failure: the engine seems to speak plain HTTP (drop tls, or use tcp:// or http://)"
+      : undefined) ??
     (/TLS|CERT|SSL/.test(code) || /tls|certificate|ssl/i.test(err?.message ?? "")
       ? `TLS failure (${code || "handshake"})`
       : undefined) ??

@@ -176,7 +176,12 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
   if (!found) {
     const known = clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");
     const shown = /^\d+$/.test(ref) ? `id ${ref.slice(0, 20)}` : JSON.stringify(ref);
-    throw new DocklensError("CLUSTER_NOT_FOUND", `cluster ${shown} not found (known: ${known})`);
+    // A docker context docklens skipped: why, here, rather than a warning on every command.
+    const skipped = options.fleet.config.skipped?.find(({ context }) => context === ref);
+    throw new DocklensError(
+      "CLUSTER_NOT_FOUND",
+      `cluster ${shown} not found${skipped ? `: ${skipped.warning}` : ""} (known: ${known})`,
+    );
   }
   return found;
 }
@@ -199,8 +204,7 @@ export function resolveClusters(
  * shared reads stay the fleet's own (the copy carries its `engine` along).
  */
 export function narrowFleet(fleet: Fleet, sees: (cluster: ClusterConfig) => boolean): Fleet {
-  return {
-    ...fleet,
-    config: { ...fleet.config, clusters: fleet.config.clusters.filter(sees) },
-  };
+  // Nor does it hear of the docker contexts docklens skipped.
+  const { skipped: _, ...config } = fleet.config;
+  return { ...fleet, config: { ...config, clusters: config.clusters.filter(sees) } };
 }

@@ -7,10 +7,14 @@ import {
 import { compareStrings } from "../compare.ts";
 import { listContainers } from "../containers/containers.ts";
 import { readEngineVersion } from "../engine/engine-version.ts";
+import { comparableReference } from "./references.ts";
 
 /** One image reference that containers of several clusters run, and what it is on each. */
 export interface DriftImage {
-  /** As containers name it, `:latest` made explicit: `local/app:1`. */
+  /**
+   * As `docker ps` shows it, `:latest` made explicit: `local/app:1`; however an engine spells it
+   * (Podman's `docker.io/local/app:1`), one reference is one entry.
+   */
   reference: string;
   /** Each cluster with containers of it, and the image ids those containers run there. */
   clusters: Array<{ cluster: ClusterRef; imageIds: string[] }>;
@@ -55,7 +59,7 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
   for (const { cluster, value } of results) {
     for (const container of value.containers) {
       if (IMAGE_ID.test(container.Image)) continue;
-      const reference = withTag(container.Image);
+      const reference = comparableReference(container.Image) ?? container.Image;
       const clusters =
         byReference.get(reference) ??
         new Map<number, { cluster: ClusterRef; imageIds: Set<string> }>();
@@ -84,9 +88,4 @@ export async function listDrift(options: AcrossClustersOptions): Promise<ListDri
     engines: results.map(({ cluster, value }) => ({ cluster, version: value.version })),
     errors,
   };
-}
-
-/** `busybox` and `busybox:latest` are one reference; a digest or a tag stays as written. */
-function withTag(reference: string): string {
-  return reference.includes("@") || /:[^/]+$/.test(reference) ? reference : `${reference}:latest`;
 }

@@ -11,6 +11,7 @@ import type { Override } from "../json.ts";
 import type { ImageItem, InspectImageResult } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "../engine/filters.ts";
 import { inspectObject } from "./objects.ts";
+import { familiarReference } from "./references.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
 
 export type { ImageItem, InspectImageResult } from "./engine-types.ts";
@@ -51,7 +52,8 @@ export async function inspectImage(
 /**
  * The images of a cluster as `docker images` lists them (tagged and dangling, not intermediate
  * layers), or those docker's filters keep, each with how many containers use it: the engine's
- * container list, asked beside the images, is where that count comes from.
+ * container list, asked beside the images, is where that count comes from. References are
+ * given as `docker images` shows them (familiar: `docker.io/local/app:1` is `local/app:1`).
  * @example
  * ```ts
  * const { images } = await listImages("prod", { fleet }); // GET /list/prod/images
@@ -82,8 +84,11 @@ export async function listImages(cluster: string, options: ListOptions): Promise
   for (const container of containers)
     users.set(container.ImageID, (users.get(container.ImageID) ?? 0) + 1);
   // A copy of each item: the engine's list may be shared with other callers of the same read.
+  // References as Docker's engine lists them and `docker images` shows them; Podman's are whole.
   const images = items.map((image) => ({
     ...image,
+    RepoTags: image.RepoTags?.map(familiarReference) ?? image.RepoTags,
+    RepoDigests: image.RepoDigests?.map(familiarReference) ?? image.RepoDigests,
     Created: new Date(image.Created * 1000).toISOString(),
     Containers: image.Containers >= 0 ? image.Containers : (users.get(image.Id) ?? 0),
   }));

@@ -1,0 +1,54 @@
+// The request log of the server: one entry per request, which never holds a secret.
+
+/** One request, as the log sees it once the response is over. */
+export interface RequestLog {
+  method: string;
+  /**
+   * The request target, cut to 200 characters: the path, and the query's parameter names, with
+   * their values only for a request that was served and names that do not say token, key, secret
+   * or password (docs/http-interface.md, "Running the server").
+   */
+  path: string;
+  status: number;
+  ms: number;
+  /** Why docklens failed, for an `INTERNAL_ERROR` (the client is not told). */
+  error?: string;
+  /** The name of the token the request came with (never its value). */
+  token?: string;
+}
+
+/** The text form of a log entry: `GET /list/cluster 200 12ms token=ops`. */
+export function formatRequestLog(entry: RequestLog): string {
+  const token = entry.token ? ` token=${entry.token}` : "";
+  const error = entry.error ? ` (error: ${entry.error})` : "";
+  return `${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms${token}${error}`;
+}
+
+/** Parameter names whose values the log never writes, however the request ended. */
+const SECRET_NAME = /token|key|secret|passw/i;
+
+/**
+ * The request target as the log writes it: the path, and each query parameter by name; a value
+ * only when the request was `served` and its name says nothing secret. A refused request may
+ * carry anything (a token pasted in the wrong place), and it is refused, so its values tell an
+ * operator little.
+ */
+export function loggedTarget(target: string, served: boolean): string {
+  const start = target.indexOf("?");
+  if (start === -1) return target;
+  const params = target
+    .slice(start + 1)
+    .split("&")
+    .map((param) => {
+      const equals = param.indexOf("=");
+      const name = equals === -1 ? param : param.slice(0, equals);
+      let decoded: string | undefined;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A name that does not decode might say anything: its value is not written.
+      }
+      return served && decoded !== undefined && !SECRET_NAME.test(decoded) ? param : name;
+    });
+  return `${target.slice(0, start)}?${params.join("&")}`;
+}
