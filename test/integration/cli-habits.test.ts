@@ -184,7 +184,9 @@ describe("docker's habits", () => {
       args.includes("CONFIG")
         ? args.map((arg) => (arg === "CONFIG" ? engines.configPath : arg))
         : [...args, "--config", engines.configPath];
-    const [theirs, ours] = await Promise.all([cli(config(docker)), cli(config(docklens))]);
+    // One after the other: an engine runs one disk usage read at a time.
+    const theirs = await cli(config(docker));
+    const ours = await cli(config(docklens));
     expect(ours.code).toBe(0);
     // Sizes and counts may move between two reads: they aside, the same output.
     const digitless = ({ stdout, stderr, code }: typeof ours) =>
