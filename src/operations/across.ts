@@ -50,8 +50,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
         {
           flags: "--format <template>",
           description:
-            "a line per container from a template: {{.Cluster}} {{.ID}} {{.Names}} {{.Image}} " +
-            "{{.Status}} {{.State}} {{.Ports}} {{.Project}}",
+            "docker's --format: a Go template a row ({{.Names}}, {{json .}}), json, or table " +
+            "TEMPLATE; docker's fields and {{.Cluster}} {{.Project}}",
         },
         {
           flags: "--group",
@@ -105,7 +105,15 @@ export const ACROSS_OPERATIONS: Operation[] = [
       name: ["images"],
       description: "list the images of a cluster, or of every cluster, like docker images",
       args: [CLUSTERS_ARG],
-      options: [filterOption("images")],
+      options: [
+        filterOption("images"),
+        {
+          flags: "--format <template>",
+          description:
+            "docker's --format: a Go template a row ({{.Repository}}, {{json .}}), json, or " +
+            "table TEMPLATE; docker's fields and {{.Cluster}}",
+        },
+      ],
       examples: [
         ["docklens images local"],
         ["docklens images", "every cluster's, with a CLUSTER column"],
@@ -119,7 +127,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
           ? listImages(clusters[0]!, { ...coreOptions, filters })
           : listAllImages({ ...coreOptions, clusters, filters });
       },
-      view: (render) => (result, colors) => render.imagesTable(result.images, colors),
+      view: (render, options) => (result, colors) =>
+        render.imagesTable(result.images, colors, options.format),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },

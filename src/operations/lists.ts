@@ -106,6 +106,11 @@ export const LIST_OPERATIONS: Operation[] = [
           flags: "--running",
           description: "only running containers (the JSON body always holds both lists)",
         },
+        {
+          flags: "--format <template>",
+          description:
+            "docker's --format: a Go template a row ({{.Names}}, {{json .}}), json, or table TEMPLATE",
+        },
       ],
       examples: [
         ["docklens containers local"],
@@ -115,7 +120,11 @@ export const LIST_OPERATIONS: Operation[] = [
       ],
       call: clusterContainers.call,
       view: (render, options) => (result, colors) =>
-        render.containersTable(options.running ? result.running : result.containers, colors),
+        render.containersTable(
+          options.running ? result.running : result.containers,
+          colors,
+          options.format,
+        ),
     }),
   },
   {

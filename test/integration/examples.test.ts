@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { BIN, docker, engines } from "./helpers.ts";
+import { BIN, cli, docker, engines } from "./helpers.ts";
 
 const exec = promisify(execFile);
 
@@ -43,5 +43,56 @@ describe("examples/jq.sh", () => {
     expect(stderr).toBe(
       "no docklens serve answers on http://127.0.0.1:1: the HTTP example is skipped\n",
     );
+  });
+});
+
+describe("README's CLI examples", () => {
+  /** Each `$ docklens ...` of README's console blocks, and the lines shown under it. */
+  const examples = async () => {
+    const readme = await readFile(join(import.meta.dirname, "../../README.md"), "utf8");
+    const blocks = [...readme.matchAll(/```console\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    return blocks.flatMap((block) =>
+      block
+        .replace(/^ {2}/gm, "")
+        .split(/^\$ /m)
+        .slice(1)
+        .map((part) => {
+          const [command, ...output] = part.trimEnd().split("\n");
+          return { command: command!, output };
+        })
+        .filter(({ command }) => /^docklens [^|]+$/.test(command)),
+    );
+  };
+  // README's clusters are local, prod, staging and lab; the test engine A is alpha.
+  const args = (command: string) =>
+    (command.match(/'[^']*'|\S+/g) ?? [])
+      .slice(1)
+      .map((word) => word.replace(/^'(.*)'$/, "$1"))
+      .map((word) => (/^(local|prod|staging|lab)$/.test(word) ? "alpha" : word));
+  const columns = (line: string) => line.trim().split(/\s{2,}/);
+  const isHeader = (line: string | undefined) =>
+    !!line && /^[A-Z][A-Z /%]+(\s{2,}[A-Z][A-Z /%]+)+$/.test(line.trim());
+
+  it("show the table headers the commands print", async () => {
+    const tables = (await examples()).filter(({ output }) => isHeader(output[0]));
+    expect(tables.map(({ command }) => command)).toContain("docklens clusters");
+    for (const { command, output } of tables) {
+      const result = await cli([...args(command), "--config", engines.configPath]);
+      const header = result.stdout.split("\n").find(isHeader);
+      expect(header && columns(header), command).toEqual(columns(output[0]!));
+    }
+  });
+
+  it("show timestamps as the commands print them", async () => {
+    const timed = (await examples()).filter(({ command }) => / (-t|--timestamps)\b/.test(command));
+    expect(timed.length).toBeGreaterThan(0);
+    const shape = (line: string) => line.split(" ")[0]!.replace(/\d/g, "0");
+    for (const { command, output } of timed) {
+      const result = await cli([...args(command), "--config", engines.configPath]);
+      expect(result.code, command).toBe(0);
+      const printed = new Set(result.stdout.trim().split("\n").map(shape));
+      expect(printed.size, command).toBe(1);
+      for (const line of output) expect(printed, `${command}: ${line}`).toContain(shape(line));
+    }
   });
 });

@@ -103,3 +103,30 @@ describe("the deployment examples", () => {
       expect(options, flag).toContain(flag);
   });
 });
+
+describe("README's command lines", () => {
+  it("name commands docklens has, with options each has", async () => {
+    const { createProgram } = await import("../../src/cli/main.ts");
+    const program = createProgram();
+    const readme = await readFile(join(import.meta.dirname, "../../README.md"), "utf8");
+    const lines = [...readme.matchAll(/^ *```\w*\n([\s\S]*?)^ *```/gm)]
+      .flatMap((block) => block[1]!.split("\n"))
+      .map((line) => line.trim().replace(/^\$ /, ""))
+      .filter((line) => line.startsWith("docklens "))
+      // The command alone: not what a pipe or a comment adds, nor the description beside it.
+      .map((line) => line.split(/ \| | #|\s{2,}/)[0]!);
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) {
+      const words = line.replace(/[[\]]/g, " ").split(/\s+/).slice(1);
+      let command = program.commands.find((sub) => sub.name() === words[0]);
+      expect(command, line).toBeDefined();
+      const sub = command!.commands.find((each) => each.name() === words[1]?.split("|")[0]);
+      if (sub) command = sub;
+      const options = new Set(
+        command!.options.flatMap((option) => [option.long, option.short].filter(Boolean)),
+      );
+      for (const word of words.filter((each) => /^-/.test(each)))
+        expect(options, `${line}: ${word}`).toContain(word.split("=")[0]);
+    }
+  });
+});

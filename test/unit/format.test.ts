@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  bytesSize,
   createColors,
-  formatBytes,
   formatLabels,
+  goFloat,
+  humanSize,
   shortId,
   timeAgo,
   truncate,
@@ -39,17 +41,61 @@ describe("timeAgo, in the docker CLI's words", () => {
   });
 });
 
-describe("small formatters", () => {
+// docker's own numbers: go-units' size_test.go, and what docker printed where issue 20 compared.
+describe("sizes in docker's units", () => {
   it.each([
-    [0, "0B"],
-    [512, "512B"],
-    [1536, "1.50KiB"],
-    [25 * 1024 ** 3, "25GiB"],
-    [undefined, ""],
-  ])("formatBytes(%s) is %s", (bytes, text) => {
-    expect(formatBytes(bytes)).toBe(text);
+    [1000, 4, "1kB"],
+    [1024, 4, "1.024kB"],
+    [1000000, 4, "1MB"],
+    [1048576, 4, "1.049MB"],
+    [2e6, 4, "2MB"],
+    [3.42e9, 4, "3.42GB"],
+    [5.372e12, 4, "5.372TB"],
+    [2.22e15, 4, "2.22PB"],
+    [1e13 * 1e15, 4, "1e+04YB"],
+    [0, 3, "0B"],
+    [512, 3, "512B"],
+    [1981430, 3, "1.98MB"], // busybox: docker images SIZE (docklens said 1.89MiB)
+    [4261574, 3, "4.26MB"],
+    [2890, 3, "2.89kB"], // docker stats NET I/O (docklens said 2.82KiB)
+    [1125000, 3, "1.12MB"], // an exact tie goes to even, as Go's %g does
+    [999600, 3, "1e+03kB"],
+    [undefined, 3, ""],
+  ])("HumanSizeWithPrecision(%s, %d) is %s", (bytes, precision, text) => {
+    expect(humanSize(bytes, precision)).toBe(text);
   });
 
+  it.each([
+    [1024, "1KiB"],
+    [1048576, "1MiB"],
+    [2 * 1024 ** 2, "2MiB"],
+    [3.42 * 1024 ** 3, "3.42GiB"],
+    [5.372 * 1024 ** 4, "5.372TiB"],
+    [2.22 * 1024 ** 5, "2.22PiB"],
+    [1024 ** 5 * 1024 ** 5, "1.049e+06YiB"],
+    [25275297792, "23.54GiB"], // docker stats' memory limit (docklens said 23.5GiB)
+    [512, "512B"],
+    [undefined, ""],
+  ])("BytesSize(%s) is %s", (bytes, text) => {
+    expect(bytesSize(bytes)).toBe(text);
+  });
+
+  // What `docker version --format '{{printf "%.3g" X}}'` prints (Go 1.24's fmt).
+  it.each([
+    [1.125, 3, "1.12"],
+    [1.135, 3, "1.14"],
+    [999.6, 3, "1e+03"],
+    [1023.5, 4, "1024"],
+    [0.00001234, 3, "1.23e-05"],
+    [0.001234, 3, "0.00123"],
+    [100, 3, "100"],
+    [-2.5, 1, "-2"],
+  ])("goFloat(%s, %d) is %s", (value, precision, text) => {
+    expect(goFloat(value, precision)).toBe(text);
+  });
+});
+
+describe("small formatters", () => {
   it.each([
     ["0123456789abcdef0123", "0123456789ab"],
     ["sha256:29090e52f1d657e593de", "29090e52f1d6"],

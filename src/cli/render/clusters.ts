@@ -3,7 +3,7 @@ import type { ChalkInstance } from "chalk";
 import type { ClusterRecord, InspectClusterResult } from "../../core/clusters/clusters.ts";
 import type { DescribeConfigResult } from "../../core/clusters/clusters.ts";
 import type { ListDriftResult } from "../../core/objects/drift.ts";
-import { formatBytes, formatHostPort, renderFields, renderTable, shortId } from "./format.ts";
+import { bytesSize, formatHostPort, renderFields, renderTable, shortId } from "./format.ts";
 
 /**
  * `docklens clusters`: one line per cluster with its engine version and state, and, when
@@ -78,7 +78,7 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
           : `${info.OperatingSystem} (${info.OSType}/${info.Architecture}, kernel ${info.KernelVersion})`,
       ],
       ["CPUs", info.NCPU === undefined ? undefined : String(info.NCPU)],
-      ["Memory", formatBytes(info.MemTotal as number | undefined)],
+      ["Memory", bytesSize(info.MemTotal as number | undefined)],
       [
         "Containers",
         info.Containers === undefined

@@ -3,8 +3,18 @@ import type { ChalkInstance } from "chalk";
 import { compareStrings } from "../../core/compare.ts";
 import type { ClusterContainerItem, ContainerItem } from "../../core/containers/containers.ts";
 import { groupProjects, projectOf } from "../../core/containers/projects.ts";
-import { renderTable, shortId, timeAgo, truncate } from "./format.ts";
+import {
+  familiarName,
+  goTime,
+  humanSize,
+  renderTable,
+  shortId,
+  timeAgo,
+  truncate,
+} from "./format.ts";
+import { formatRows, type RowKind } from "./formatted.ts";
 import { formatPorts } from "./ports.ts";
+import { printed, type TemplateData, type TemplateValue } from "./template.ts";
 
 /**
  * Colour a container state the way an operator reads it: green up, red failed or unhealthy,
@@ -65,17 +75,22 @@ function containerName(container: Pick<ContainerItem, "Names">): string {
   return container.Names.map((name) => name.replace(/^\//, "")).join(",");
 }
 
-/** `docklens containers`: the columns of `docker ps`. */
+/** `docklens containers`: the columns of `docker ps`, or each container as `format` says. */
 export function containersTable(
   containers: ContainerItem[],
   colors: ChalkInstance,
+  format?: string,
   now = Date.now(),
 ): string {
-  return renderTable(
-    CONTAINER_COLUMNS,
-    containers.map((container) => containerRow(container, colors, now)),
-    colors,
-  );
+  const table = () =>
+    renderTable(
+      CONTAINER_COLUMNS,
+      containers.map((container) => containerRow(container, colors, now)),
+      colors,
+    );
+  if (format === undefined) return table();
+  const rows = containers.map((container) => containerData(container, { now, trunc: true }));
+  return formatRows(format, rows, CONTAINER_KIND, table);
 }
 
 /** What `docklens ps` shows of the containers it was given. */
@@ -84,7 +99,7 @@ export interface PsView {
   full?: boolean;
   /** `-q`: `cluster/id` a line. */
   quiet?: boolean;
-  /** A docker-style template: `{{.Cluster}} {{.Names}}`. */
+  /** docker's `--format`: a template (`{{.Cluster}} {{.Names}}`), `json`, or `table ...`. */
   format?: string;
 }
 
@@ -111,39 +126,112 @@ export function psTable(
           `${container.cluster.name}/${view.full ? container.Id : shortId(container.Id)}`,
       )
       .join("\n");
-  if (view.format)
-    return sorted.map((container) => fillTemplate(view.format!, container, now)).join("\n");
-  const projects = sorted.some((container) => projectOf(container) !== undefined);
-  const rows = sorted.map((container) => [
-    container.cluster.name,
-    ...containerRow(container, colors, now, view.full),
-    ...(projects ? [projectOf(container) ?? ""] : []),
-  ]);
-  return renderTable(
-    ["CLUSTER", ...CONTAINER_COLUMNS, ...(projects ? ["PROJECT"] : [])],
-    rows,
-    colors,
-  );
+  const table = () => {
+    const projects = sorted.some((container) => projectOf(container) !== undefined);
+    const rows = sorted.map((container) => [
+      container.cluster.name,
+      ...containerRow(container, colors, now, view.full),
+      ...(projects ? [projectOf(container) ?? ""] : []),
+    ]);
+    return renderTable(
+      ["CLUSTER", ...CONTAINER_COLUMNS, ...(projects ? ["PROJECT"] : [])],
+      rows,
+      colors,
+    );
+  };
+  if (view.format === undefined) return table();
+  const rows = sorted.map((container) => ({
+    ...containerData(container, { now, trunc: !view.full }),
+    Cluster: container.cluster.name,
+    Project: projectOf(container) ?? "",
+  }));
+  return formatRows(view.format, rows, PS_KIND, table);
 }
 
-/** The fields a `--format` template may name, as docker's do (`{{.ID}}`, `{{.Names}}`), and `{{.Cluster}}`. */
-function fillTemplate(template: string, container: ClusterContainerItem, now: number): string {
-  const fields: Record<string, string> = {
-    Cluster: container.cluster.name,
-    ID: shortId(container.Id),
-    Image: container.Image,
-    Command: JSON.stringify(container.Command),
-    CreatedAt: container.Created,
+/** The fields of docker's container formatter (cli/command/formatter/container.go), and their headers. */
+const CONTAINER_KIND: RowKind = {
+  type: "*formatter.ContainerContext",
+  headers: {
+    ID: "CONTAINER ID",
+    Names: "NAMES",
+    Image: "IMAGE",
+    Command: "COMMAND",
+    CreatedAt: "CREATED AT",
+    RunningFor: "CREATED",
+    Ports: "PORTS",
+    State: "STATE",
+    Status: "STATUS",
+    Size: "SIZE",
+    Labels: "LABELS",
+    Label: "LABEL",
+    Mounts: "MOUNTS",
+    LocalVolumes: "LOCAL VOLUMES",
+    Networks: "NETWORKS",
+    Platform: "PLATFORM",
+  },
+};
+
+/** `ps` adds the cluster, and the compose project or stack. */
+const PS_KIND: RowKind = {
+  ...CONTAINER_KIND,
+  headers: { ...CONTAINER_KIND.headers, Cluster: "CLUSTER", Project: "PROJECT" },
+};
+
+/**
+ * A container as docker's formatter shows it to a template. With `trunc` (docker's default, not
+ * `--no-trunc`), ids are short, the command and mount names cut, the image a familiar name, and
+ * only the first name shown.
+ */
+function containerData(
+  container: ContainerItem,
+  { now, trunc }: { now: number; trunc: boolean },
+): TemplateData {
+  const names = container.Names.map((name) => name.replace(/^\//, ""));
+  const labels = container.Labels ?? {};
+  const platform = (
+    container.ImageManifestDescriptor as { platform?: Record<string, string> } | undefined
+  )?.platform;
+  const mountName = (mount: ContainerItem["Mounts"][number]) => mount.Name || mount.Source;
+  return {
+    ID: trunc ? shortId(container.Id) : container.Id,
+    Names: trunc ? (names.find((name) => !name.includes("/")) ?? "") : names.join(","),
+    Image: containerImage(container, trunc),
+    Command: JSON.stringify(trunc ? truncate(container.Command, 20) : container.Command),
+    CreatedAt: goTime(container.Created),
     RunningFor: timeAgo(container.Created, now),
-    Status: container.Status,
-    State: container.State,
     Ports: formatPorts(container.Ports ?? []),
-    Names: containerName(container),
-    Project: projectOf(container) ?? "",
+    State: container.State,
+    Status: container.Status,
+    Size:
+      humanSize(container.SizeRw ?? 0, 3) +
+      (container.SizeRootFs ? ` (virtual ${humanSize(container.SizeRootFs, 3)})` : ""),
+    // Sorted as Go sorts strings, by code unit: `k=v`, `=` even for an empty value.
+    Labels: Object.entries(labels)
+      .map(([key, value]) => `${key}=${value}`)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .join(","),
+    Label: (name: TemplateValue) => labels[printed(name)] ?? "",
+    Mounts: (container.Mounts ?? [])
+      .map((mount) => (trunc ? truncate(mountName(mount), 15) : mountName(mount)))
+      .join(","),
+    LocalVolumes: String(
+      (container.Mounts ?? []).filter((mount) => mount.Driver === "local").length,
+    ),
+    Networks: Object.keys(container.NetworkSettings?.Networks ?? {})
+      .sort()
+      .join(","),
+    Platform: platform
+      ? [platform.os, platform.architecture, platform.variant].filter(Boolean).join("/")
+      : null,
   };
-  return template
-    .replace(/\{\{\s*\.(\w+)\s*\}\}/g, (whole, name: string) => fields[name] ?? whole)
-    .replace(/\\t/g, "\t");
+}
+
+/** docker's `Image` field: an image id cut short, or (cut) the familiar name without a digest. */
+function containerImage(container: ContainerItem, trunc: boolean): string {
+  if (!container.Image) return "<no image>";
+  if (!trunc) return container.Image;
+  if (shortId(container.ImageID) === shortId(container.Image)) return shortId(container.Image);
+  return familiarName(container.Image.replace(/@sha256:[0-9a-f]+$/, ""));
 }
 
 /** `docklens ps --group`: each compose project or stack, its services, running of total, and its clusters. */

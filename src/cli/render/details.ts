@@ -4,7 +4,7 @@ import type { InspectContainerResult } from "../../core/containers/containers.ts
 import type { NetworkItem } from "../../core/objects/engine-types.ts";
 import type { InspectImageResult } from "../../core/objects/images.ts";
 import type { VolumeItem } from "../../core/objects/volumes.ts";
-import { formatBytes, formatLabels, renderFields, shortId, timeAgo } from "./format.ts";
+import { formatLabels, humanSize, renderFields, shortId, timeAgo } from "./format.ts";
 import { colorState } from "./containers.ts";
 import { formatPorts, type PortItem } from "./ports.ts";
 
@@ -137,7 +137,7 @@ export function imageDetail(
       ["Id", image.Id],
       ["Tags", (image.RepoTags ?? []).join(", ") || "<none>"],
       ["Created", image.Created && `${image.Created} (${timeAgo(image.Created, now)})`],
-      ["Size", formatBytes(image.Size)],
+      ["Size", humanSize(image.Size, 3)],
       ["Platform", `${image.Os}/${image.Architecture}`],
       ["Entrypoint", config.Entrypoint ? [config.Entrypoint].flat().join(" ") : undefined],
       ["Command", config.Cmd ? [config.Cmd].flat().join(" ") : undefined],

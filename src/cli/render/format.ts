@@ -98,29 +98,71 @@ export function timeAgo(date: Date | string | number, now: number = Date.now()):
   return plural(Math.floor(hours / 24 / 365), "year");
 }
 
-/** Bytes as the docker CLI shows sizes: `1.5GiB`, `512MiB`. */
-export function formatBytes(bytes: number | undefined): string {
-  if (typeof bytes !== "number" || !Number.isFinite(bytes)) return "";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
+/**
+ * A number as Go's `%.<precision>g` prints it, as docker's sizes are: `precision` significant
+ * digits, trailing zeros dropped, an exponent from 10^precision on (`1e+03`), and an exact tie
+ * rounded to even (`1.125` → `1.12`), where JavaScript's `toPrecision` would round it up.
+ */
+export function goFloat(value: number, precision: number): string {
+  if (value === 0 || !Number.isFinite(value)) return String(value);
+  // 25 digits more than asked tell an exact tie from a near one (a double has at most 17).
+  const [mantissa, power] = Math.abs(value)
+    .toExponential(precision + 25)
+    .split("e") as [string, string];
+  const digits = mantissa.replace(".", "");
+  let exponent = Number(power);
+  let head = BigInt(digits.slice(0, precision));
+  const rest = digits.slice(precision);
+  if (rest[0]! > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || head % 2n === 1n)))
+    head++;
+  let kept = String(head);
+  if (kept.length > precision) {
+    kept = kept.slice(0, precision);
+    exponent++;
   }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 2 : 1).replace(/\.0+$/, "")}${units[unit]}`;
+  const sign = value < 0 ? "-" : "";
+  const trim = (int: string, frac: string) =>
+    /[1-9]/.test(frac) ? `${int}.${frac.replace(/0+$/, "")}` : int;
+  if (exponent < -4 || exponent >= precision) {
+    const power = `${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+    return `${sign}${trim(kept[0]!, kept.slice(1))}e${power}`;
+  }
+  if (exponent < 0) return `${sign}${trim("0", "0".repeat(-exponent - 1) + kept)}`;
+  return `${sign}${trim(kept.slice(0, exponent + 1), kept.slice(exponent + 1))}`;
 }
 
-/** Sizes as `docker system df` shows them (`units.HumanSize`): decimal units, four significant digits, `2.1MB`. */
-export function humanSize(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB", "PB"];
-  let size = bytes;
+/** `size` divided down by `base` to below it, and the unit it is then in (go-units' getSizeAndUnit). */
+function sizeAndUnit(size: number, base: number, units: string[]): [number, string] {
   let unit = 0;
-  while (size >= 1000 && unit < units.length - 1) {
-    size /= 1000;
+  while (size >= base && unit < units.length - 1) {
+    size /= base;
     unit++;
   }
-  return `${Number(size.toPrecision(4))}${units[unit]}`;
+  return [size, units[unit]!];
+}
+
+const DECIMAL_UNITS = ["B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
+const BINARY_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
+
+/**
+ * Bytes in decimal units, as go-units' `HumanSizeWithPrecision` (`precision` 3: `docker images`'
+ * SIZE, `docker stats`' NET I/O and BLOCK I/O, `1.98MB`) and `HumanSize` (4, the default:
+ * `docker system df`, `2.146GB`) print them. Empty for what is not a number.
+ */
+export function humanSize(bytes: number | undefined, precision = 4): string {
+  if (typeof bytes !== "number" || !Number.isFinite(bytes)) return "";
+  const [size, unit] = sizeAndUnit(bytes, 1000, DECIMAL_UNITS);
+  return `${goFloat(size, precision)}${unit}`;
+}
+
+/**
+ * Bytes in binary units, as go-units' `BytesSize` prints them: `docker stats`' MEM USAGE / LIMIT
+ * and `docker info`'s Total Memory (`23.54GiB`). Empty for what is not a number.
+ */
+export function bytesSize(bytes: number | undefined): string {
+  if (typeof bytes !== "number" || !Number.isFinite(bytes)) return "";
+  const [size, unit] = sizeAndUnit(bytes, 1024, BINARY_UNITS);
+  return `${goFloat(size, 4)}${unit}`;
 }
 
 /** `key=value` pairs of a label map, sorted, comma-separated (or one a line, with `"\n"`). */
@@ -132,4 +174,29 @@ export function formatLabels(
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([key, value]) => (value === "" ? key : `${key}=${value}`))
     .join(separator);
+}
+
+/**
+ * A time as Go's `time.Time.String` prints it in the local zone, as docker's `CreatedAt` fields
+ * do: `2026-11-23 22:25:29 +0000 UTC` (whole seconds, as the engine's lists give them).
+ */
+export function goTime(date: Date | string | number): string {
+  const time = new Date(date);
+  if (Number.isNaN(time.getTime())) return "";
+  const two = (n: number) => String(n).padStart(2, "0");
+  const offset = -time.getTimezoneOffset();
+  const zone = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" })
+    .formatToParts(time)
+    .find((part) => part.type === "timeZoneName")?.value;
+  return (
+    `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ` +
+    `${two(time.getHours())}:${two(time.getMinutes())}:${two(time.getSeconds())} ` +
+    `${offset < 0 ? "-" : "+"}${two(Math.floor(Math.abs(offset) / 60))}${two(Math.abs(offset) % 60)} ` +
+    `${offset === 0 && /^(GMT|UTC)$/.test(zone ?? "") ? "UTC" : zone}`
+  );
+}
+
+/** A reference as docker shows it: without `docker.io/`, and `library/` of an official image. */
+export function familiarName(reference: string): string {
+  return reference.replace(/^docker\.io\/(library\/(?=[^/]+$))?/, "");
 }

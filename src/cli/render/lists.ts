@@ -3,7 +3,17 @@ import type { ChalkInstance } from "chalk";
 import type { NetworkItem } from "../../core/objects/engine-types.ts";
 import type { VolumeItem } from "../../core/objects/volumes.ts";
 import type { ImageItem } from "../../core/objects/images.ts";
-import { formatBytes, formatLabels, renderTable, shortId, timeAgo } from "./format.ts";
+import {
+  familiarName,
+  formatLabels,
+  goTime,
+  humanSize,
+  renderTable,
+  shortId,
+  timeAgo,
+} from "./format.ts";
+import { formatRows, type RowKind } from "./formatted.ts";
+import type { TemplateData } from "./template.ts";
 
 /** `docklens networks`: `docker network ls` plus subnet and creation time. */
 export function networksTable(
@@ -43,12 +53,115 @@ export function volumesTable(
 
 /**
  * `docklens images`: docker images's columns (a row per tag; `<none>` for an untagged image) and
- * how many containers use each; a CLUSTER column first when the images come from several.
+ * how many containers use each; a CLUSTER column first when the images come from several. With
+ * `format`, each row as docker's `--format` prints it (`{{.Cluster}}` besides docker's fields).
  */
 export function imagesTable(
   images: Array<ImageItem & { cluster?: { name: string } }>,
   colors: ChalkInstance,
+  format?: string,
   now = Date.now(),
+): string {
+  const table = () => imageColumns(images, colors, now);
+  if (format === undefined) return table();
+  const wantsDigest = format.includes("{{.Digest}}");
+  const rows = images.flatMap((image) =>
+    imageRows(image, wantsDigest).map(([repository, tag, digest]) => ({
+      ...imageData(image, now),
+      Repository: repository,
+      Tag: tag,
+      Digest: digest,
+      Cluster: image.cluster?.name ?? "",
+    })),
+  );
+  return formatRows(format, rows, IMAGE_KIND, table);
+}
+
+/** The fields of docker's image formatter (cli/command/formatter/image.go), and their headers. */
+const IMAGE_KIND: RowKind = {
+  type: "*formatter.imageContext",
+  headers: {
+    ID: "IMAGE ID",
+    Repository: "REPOSITORY",
+    Tag: "TAG",
+    Digest: "DIGEST",
+    CreatedSince: "CREATED",
+    CreatedAt: "CREATED AT",
+    Size: "SIZE",
+    Containers: "CONTAINERS",
+    VirtualSize: "SIZE",
+    SharedSize: "SHARED SIZE",
+    UniqueSize: "UNIQUE SIZE",
+    Cluster: "CLUSTER",
+  },
+};
+
+/** An image's fields but its repository, tag and digest, as docker's formatter gives them. */
+function imageData(image: ImageItem, now: number): TemplateData {
+  const size = Number(image.Size);
+  const shared = Number(image.SharedSize ?? -1);
+  return {
+    ID: shortId(image.Id),
+    CreatedSince: timeAgo(image.Created, now),
+    CreatedAt: goTime(image.Created),
+    Size: humanSize(size, 3),
+    Containers: image.Containers === -1 ? "N/A" : String(image.Containers),
+    VirtualSize: humanSize(size),
+    SharedSize: shared === -1 ? "N/A" : humanSize(shared),
+    UniqueSize: shared === -1 || size === -1 ? "N/A" : humanSize(size - shared),
+  };
+}
+
+/**
+ * The rows docker lists of an image (imageFormatTaggedAndDigest): a row per tag, by familiar
+ * name; a digest per row only when the template shows digests; a row per repository known only
+ * by digest; one `<none>` row for a dangling image.
+ */
+function imageRows(image: ImageItem, wantsDigest: boolean): Array<[string, string, string]> {
+  const tags = (image.RepoTags ?? []).filter((tag) => tag !== "<none>:<none>");
+  const digests = (image.RepoDigests ?? []).filter((digest) => digest !== "<none>@<none>");
+  if (!tags.length && !digests.length) return [["<none>", "<none>", "<none>"]];
+  const byRepository = new Map<string, string[]>();
+  for (const reference of digests) {
+    const at = reference.lastIndexOf("@");
+    const repository = familiarName(reference.slice(0, at));
+    byRepository.set(repository, [
+      ...(byRepository.get(repository) ?? []),
+      reference.slice(at + 1),
+    ]);
+  }
+  const rows: Array<[string, string, string]> = [];
+  for (const reference of tags) {
+    const colon = reference.lastIndexOf(":");
+    const repository = familiarName(reference.slice(0, colon));
+    const tag = reference.slice(colon + 1);
+    const shown = wantsDigest ? (byRepository.get(repository) ?? []) : [];
+    rows.push(
+      ...(shown.length ? shown : ["<none>"]).map((digest): [string, string, string] => [
+        repository,
+        tag,
+        digest,
+      ]),
+    );
+  }
+  const tagged = new Set(rows.map(([repository]) => repository));
+  for (const [repository, list] of byRepository)
+    if (!tagged.has(repository))
+      rows.push(
+        ...(wantsDigest ? list : [""]).map((digest): [string, string, string] => [
+          repository,
+          "<none>",
+          digest,
+        ]),
+      );
+  return rows;
+}
+
+/** The table `docklens images` prints without `--format`. */
+function imageColumns(
+  images: Array<ImageItem & { cluster?: { name: string } }>,
+  colors: ChalkInstance,
+  now: number,
 ): string {
   const across = images.some((image) => image.cluster);
   const rows = images.flatMap((image) => {
@@ -60,7 +173,7 @@ export function imagesTable(
         tag.slice(colon + 1),
         shortId(image.Id),
         timeAgo(image.Created, now),
-        formatBytes(image.Size),
+        humanSize(image.Size, 3),
         String(image.Containers),
       ];
       return across ? [image.cluster?.name ?? "", ...row] : row;

@@ -5,7 +5,7 @@ import type { AllStatsResult } from "../../core/containers/all-stats.ts";
 import type { LogStatusLine } from "../../core/containers/follow-merged-logs.ts";
 import type { MergedLogLine, ReadMergedLogsResult } from "../../core/containers/merged-logs.ts";
 import { compareStrings } from "../../core/compare.ts";
-import { formatBytes, humanSize, renderTable, shortId } from "./format.ts";
+import { humanSize, renderTable, shortId } from "./format.ts";
 import { inPlace, outputLine, STATS_HEAD, statsRow } from "./streams.ts";
 
 /**
@@ -94,8 +94,8 @@ export function diskUsageView(
           name(entry),
           item.RepoTags?.[0] ?? "<none>",
           shortId(item.Id),
-          formatBytes(Number(item.Size ?? 0)),
-          formatBytes(Number(item.SharedSize ?? 0)),
+          humanSize(Number(item.Size ?? 0), 3),
+          humanSize(Number(item.SharedSize ?? 0)),
           String(item.Containers ?? 0),
         ];
       }),
@@ -110,7 +110,7 @@ export function diskUsageView(
         return [
           name(entry),
           shortId(item.Id),
-          formatBytes(Number(item.SizeRw ?? 0)),
+          humanSize(Number(item.SizeRw ?? 0), 3),
           item.Status ?? "",
           (item.Names?.[0] ?? "").replace(/^\//, ""),
         ];
@@ -123,7 +123,7 @@ export function diskUsageView(
           name(entry),
           item.Name ?? "",
           String(Math.max(0, Number(volume.UsageData?.RefCount ?? 0))),
-          formatBytes(Math.max(0, Number(volume.UsageData?.Size ?? 0))),
+          humanSize(Math.max(0, Number(volume.UsageData?.Size ?? 0))),
         ];
       }),
     );

@@ -7,7 +7,7 @@ import type { ReadLogsResult } from "../../core/containers/logs.ts";
 import type { ListProcessesResult } from "../../core/containers/processes.ts";
 import type { StatsSample, StatsSummary } from "../../core/containers/stats.ts";
 import type { ClusterEvent, EventStatus } from "../../core/clusters/events.ts";
-import { formatBytes, renderTable, shortId } from "./format.ts";
+import { bytesSize, humanSize, renderTable, shortId } from "./format.ts";
 
 /** A line of logs or attach output: its time when asked for; stderr lines marked, red on a TTY. */
 export function outputLine(line: OutputLine | AttachLine, colors: ChalkInstance): string {
@@ -70,12 +70,14 @@ function statsTable(sample: StatsSample, colors: ChalkInstance): string {
 /** A row of {@link STATS_HEAD}: a container's figures as `docker stats` prints them. */
 export function statsRow(id: string, name: string, summary: StatsSummary): string[] {
   const percent = (value: number) => `${value.toFixed(2)}%`;
-  const pair = (a: number, b: number) => `${formatBytes(a)} / ${formatBytes(b)}`;
+  // docker's units per column: binary for memory (BytesSize), decimal for I/O (HumanSizeWithPrecision 3).
+  const pair = (a: number, b: number, size = (bytes: number) => humanSize(bytes, 3)) =>
+    `${size(a)} / ${size(b)}`;
   return [
     shortId(id),
     name,
     percent(summary.cpuPercent),
-    pair(summary.memoryUsage, summary.memoryLimit),
+    pair(summary.memoryUsage, summary.memoryLimit, bytesSize),
     percent(summary.memoryPercent),
     pair(summary.netRx, summary.netTx),
     pair(summary.blockRead, summary.blockWrite),
