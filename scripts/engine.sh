@@ -26,7 +26,9 @@ start() {
   dir=$(cd "$dir" && pwd)
   local sock="unix://$dir/docker.sock"
   if ! docker -H "$sock" version >/dev/null 2>&1; then
-    detach "$dir/dockerd.log" dockerd --host "$sock" ${tcp:+--host "$tcp"} \
+    # The daemon's temp files (containerd's stack dumps among them) stay in DIR, removed with it.
+    mkdir -p "$dir/tmp"
+    TMPDIR="$dir/tmp" detach "$dir/dockerd.log" dockerd --host "$sock" ${tcp:+--host "$tcp"} \
       --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/docker.pid" \
       --bridge none --iptables=false --ip-masq=false --ip-forward=false \
       --userland-proxy=false --shutdown-timeout 1 --log-level warn

@@ -52,6 +52,7 @@ export {
   listAllContainers,
   inspectContainer,
   findContainer,
+  psDefault,
   redactEnv,
 } from "./core/containers/containers.ts";
 export type {

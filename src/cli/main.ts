@@ -5,6 +5,7 @@ import pkg from "../../package.json" with { type: "json" };
 import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/command.ts";
 import { COMMON_OPTIONS } from "../operations/parts.ts";
 import { OPERATION_COMMANDS } from "../operations/table.ts";
+import { commandIndex, normalizeArgs } from "./argv.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 
 /** The commands, in the order the help lists them. */
@@ -33,8 +34,14 @@ const EXAMPLES = `${examples([
 ])}
 
 Config: --config <path>, else $DOCKLENS_CONFIG, else .docklensrc[.json|.yaml],
-docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml; with none,
-the cluster "local" on $DOCKER_HOST or /var/run/docker.sock.`;
+docklens.config.{json,yaml,js,ts} or ~/.config/docklens/config.yaml. With none,
+every engine this machine knows: "local", the one the docker CLI uses now
+($DOCKER_HOST, else the current docker context, else /var/run/docker.sock), every
+other docker context by its name, and "podman" when a Podman socket exists
+(docklens config shows them).
+
+Docker's words work too: container ls is ps, image ls images, system df df,
+inspect detail, network ls networks, volume ls volumes.`;
 
 /**
  * The flag that is the query parameter `param` a core error names (`ps_args` is `--ps-args`), so
@@ -61,6 +68,8 @@ export function createProgram(command?: string): Command {
     .showSuggestionAfterError()
     .addHelpText("after", EXAMPLES)
     .hook("preAction", inheritOptions);
+  // --config and --json before the command mean what they mean after it (inheritOptions).
+  for (const option of COMMON_OPTIONS) program.option(option.flags, option.description);
   const only = COMMANDS.some((spec) => spec.name[0] === command) ? command : undefined;
   for (const spec of COMMANDS) if (!only || spec.name[0] === only) addCommand(program, spec);
   return program;
@@ -86,12 +95,13 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
     else command.option(option.flags, option.description, option.default);
   }
   if (spec.examples.length) command.addHelpText("after", examples(spec.examples));
-  if (!spec.call && !spec.action) return;
   command.action(async (...params: unknown[]) => {
     const args = params.slice(0, -2);
     const options = command.opts<CommandOptions>();
     if (command.commands.length && command.args.length > args.length)
       return unknownSubcommand(command);
+    // A group alone (`token`) prints its help and exits 0, as docker's groups do.
+    if (!spec.call && !spec.action) return command.help();
     const problem = spec.check?.(args, options);
     if (problem) command.error(`error: ${problem}`, { exitCode: 2 });
     if (spec.action) return spec.action(args, options, command);
@@ -119,22 +129,24 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
   });
-  const program = createProgram(argv[2]);
+  const args = normalizeArgs(argv.slice(2));
+  const program = createProgram(args[commandIndex(args)]);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride().configureOutput({
       outputError: (text, write) => write(`docklens: ${text.replace(/^error: /, "")}`),
     });
   }
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: "user" });
   } catch (error) {
     process.exitCode = exitCodeOf(error);
   }
 }
 
 /**
- * Options given before a subcommand (`detail --json container local web`) are the parent's in
- * commander; they mean the same to the subcommand, unless it was given its own.
+ * Options given before a command (`--config f clusters`) or a subcommand (`detail --json
+ * container local web`) are the parent's in commander; they mean the same to the command that
+ * runs, unless it was given its own.
  */
 function inheritOptions(_program: Command, action: Command): void {
   for (let parent = action.parent; parent; parent = parent.parent) {

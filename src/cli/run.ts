@@ -41,28 +41,33 @@ export async function run(
         : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
     const warn = (item: unknown) =>
       view && hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
+    /** A whole result, after `clear`; the error it carries is thrown once it is printed. */
+    const print = async (result: unknown, clear = "") => {
+      const error = await hooks.failure?.(result, coreOptions);
+      // A whole result that renders nothing (an empty log) prints nothing; nor does a table of
+      // clusters of which none answered: its header would read as an empty answer.
+      const output = error?.nothingAnswered && view ? "" : text(result, true);
+      process.stdout.write(output ? `${clear}${output}\n` : clear);
+      warn(result);
+      if (error) throw new DocklensError(error.code, error.message);
+    };
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);
       return await watch(options.watch, controller.signal, async () => {
         const result = await query(args, options, coreOptions);
+        // Ctrl-C came during the round: its engines answered "cancelled", which is not their state.
+        if (controller.signal.aborted) return;
         // On a terminal each answer replaces the last, as `watch` does; in a pipe they follow one another.
-        const clear = view && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "";
-        process.stdout.write(`${clear}${text(result, true)}\n`);
-        warn(result);
+        await print(result, view && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "");
       });
     }
     const result = await query(args, options, coreOptions);
-    if (!isStream(result)) {
-      const output = text(result, true);
-      // A whole result that renders nothing (an empty log) prints nothing.
-      if (output) process.stdout.write(`${output}\n`);
-      warn(result);
-      const error = await hooks.failure?.(result, coreOptions);
-      if (error) throw new DocklensError(error.code, error.message);
-      return;
-    }
+    if (!isStream(result)) return await print(result);
     process.once("SIGINT", stop).once("SIGTERM", stop);
-    for await (const item of result) process.stdout.write(`${text(item, false)}\n`);
+    for await (const item of result) {
+      if (view && hooks.aside?.(item)) process.stderr.write(`docklens: ${text(item, false)}\n`);
+      else process.stdout.write(`${text(item, false)}\n`);
+    }
   } finally {
     process.off("SIGINT", stop).off("SIGTERM", stop);
     fleet.close();

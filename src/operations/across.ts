@@ -46,7 +46,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
         WATCH_OPTION,
         {
           flags: "-a, --all",
-          description: "stopped containers too (the JSON body always holds both lists)",
+          description:
+            "stopped containers too; a status filter implies it (the JSON body always holds both lists)",
         },
         { flags: "-q, --quiet", description: "only cluster/id, a line each" },
         { flags: "--no-trunc", description: "ids and commands whole" },
@@ -74,17 +75,24 @@ export const ACROSS_OPERATIONS: Operation[] = [
         options.group && options.json
           ? "--group is a table; with --json, group the containers with jq (examples/jq.sh)"
           : undefined,
-      call: async ([clusters], options, coreOptions) =>
-        (await import("../core/containers/containers.ts")).listAllContainers({
+      call: async ([clusters], options, coreOptions) => {
+        const { listAllContainers, psDefault } = await import("../core/containers/containers.ts");
+        const { filters } = await filterOptions("containers", options.filter);
+        const body = await listAllContainers({
           ...coreOptions,
           clusters,
-          ...(await filterOptions("containers", options.filter)),
+          filters,
           size: wantsSize(options),
-        }),
+        });
+        // Without -a, the table lists what docker ps does; --json prints the route's body.
+        return options.json || options.all
+          ? body
+          : { ...body, shown: psDefault(body.containers, filters) };
+      },
       view: (render, options) => (result, colors) =>
         options.group
           ? render.projectsTable(result.containers, colors)
-          : render.psTable(options.all ? result.containers : result.running, colors, {
+          : render.psTable("shown" in result ? result.shown : result.containers, colors, {
               full: !options.trunc,
               ...(options.quiet ? { quiet: true } : {}),
               ...(options.format ? { format: options.format } : {}),
@@ -186,6 +194,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
           ...(await times(options)),
         }),
       view: (render) => render.eventLine,
+      // An engine's status line is no event: on stderr, where ps says which clusters failed.
+      hooks: () => ({ aside: (item) => !("Type" in item) }),
     }),
   },
   {

@@ -36,6 +36,15 @@ export interface OptionSpec {
 // ways, so that an entry of its own option and result types is an AnyCommandSpec as it is, with
 // no cast (a function type's parameters would be compared one way only).
 
+/** An error a result carries, which fails the command (exit 1). */
+export interface Failure extends ErrorBody {
+  /**
+   * The result holds nothing but failures (no cluster answered): a table prints nothing, only
+   * the lines on stderr; `--json` still prints the route's body.
+   */
+  nothingAnswered?: boolean;
+}
+
 /** What a command may add to printing its result. */
 export interface RunHooks<R> {
   /** An error the result carries (an engine that failed inside a body it still printed). */
@@ -43,9 +52,14 @@ export interface RunHooks<R> {
     this: void,
     result: R,
     coreOptions: CoreOptions,
-  ): Promise<ErrorBody | undefined> | ErrorBody | undefined;
+  ): Promise<Failure | undefined> | Failure | undefined;
   /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
   warnings?(this: void, result: R): string[];
+  /**
+   * Whether an item of a stream says how the command fares rather than what it shows (an
+   * engine's `disconnected`): printed on stderr, as warnings are; not with `--json`.
+   */
+  aside?(this: void, item: R): boolean;
 }
 
 /** How a view prints one result (a method's type, for the reason above). */

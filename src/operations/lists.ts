@@ -3,6 +3,7 @@
 import type { ListClustersResult } from "../core/clusters/clusters.ts";
 import type { Operation } from "./operation.ts";
 import {
+  acrossHooks,
   CLUSTER_ARG,
   clusterList,
   containerListOptions,
@@ -32,6 +33,9 @@ const volumes = clusterList(
   async () => (await import("../core/objects/volumes.ts")).listVolumes,
 );
 
+/** The body of `clusters`, and for its table the number of unhealthy containers by cluster id. */
+type ClustersTable = ListClustersResult & { unhealthy?: Map<number, number> };
+
 /** The lists of one cluster, and `clusters`, in the order of the route table. */
 export const LIST_OPERATIONS: Operation[] = [
   {
@@ -54,11 +58,7 @@ export const LIST_OPERATIONS: Operation[] = [
         ],
         ["docklens clusters --watch"],
       ],
-      call: async (
-        _,
-        options,
-        coreOptions,
-      ): Promise<ListClustersResult & { unhealthy?: Map<number, number> }> => {
+      call: async (_, options, coreOptions): Promise<ClustersTable> => {
         const { listClusters } = await clusters();
         // The table counts unhealthy containers too: one more fan-out, which the JSON body (the
         // route's) does without.
@@ -77,6 +77,13 @@ export const LIST_OPERATIONS: Operation[] = [
       },
       view: (render) => (result, colors) =>
         render.clustersTable(result.clusters, colors, result.unhealthy),
+      // Each record of a failed engine says why: the rule of every command across clusters.
+      hooks: () =>
+        acrossHooks([], (result: ClustersTable) =>
+          result.clusters.flatMap(({ id, name, error }) =>
+            error ? [{ cluster: { id, name }, error }] : [],
+          ),
+        ),
     }),
   },
   {

@@ -4,9 +4,16 @@
 import type { ClusterError } from "../core/engine/across-clusters.ts";
 import type { ListOptions } from "../core/engine/filters.ts";
 import type { CoreOptions, ItemRef } from "../core/engine/fleet.ts";
-import type { ErrorBody, ErrorCode } from "../core/errors.ts";
+import type { ErrorCode } from "../core/errors.ts";
 import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
-import type { AnyCommandSpec, ArgSpec, CommandSpec, OptionSpec, RunHooks } from "./command.ts";
+import type {
+  AnyCommandSpec,
+  ArgSpec,
+  CommandSpec,
+  Failure,
+  OptionSpec,
+  RunHooks,
+} from "./command.ts";
 import type { ArgsOf, OptionsOf } from "./flags.ts";
 import type { QueryDecl, RouteContext } from "./route.ts";
 
@@ -52,33 +59,40 @@ export function filterOption(kind: FilterKind) {
   };
 }
 
+/** A number of seconds as `--watch` takes it; a word after `-w` that is none is the next argument. */
+export const SECONDS = /^\d+(\.\d+)?$/;
+
 /** `-w, --watch [seconds]`: redraw every so many seconds (2 by default) until Ctrl-C. */
 export const WATCH_OPTION = {
   flags: "-w, --watch [seconds]" as const,
-  description:
-    "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json " +
-    "(put it last, or --watch=5)",
+  description: "redraw every so many seconds (default 2) until Ctrl-C; NDJSON with --json",
   parse: (value: string) => {
     const seconds = Number(value);
-    if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.5 || seconds > 86_400)
+    if (!SECONDS.test(value) || seconds < 0.5 || seconds > 86_400)
       throw new Error("expected seconds, from 0.5 to 86400");
     return seconds;
   },
 } satisfies OptionSpec;
 
+/** The clusters a body of many says failed: its `errors`; none in one cluster's body. */
+const errorsIn = (result: object): readonly ClusterError[] =>
+  "errors" in result ? (result.errors as ClusterError[]) : [];
+
 /**
- * How an across-cluster command reports the clusters it could not ask (`refs`, or all of the
- * config's): one warning line each on stderr after the table, the others still shown; the
- * command fails only when every cluster asked failed. A result without `errors` (one cluster's
- * body) has none of this.
+ * How a command across clusters reports the clusters it could not ask (`refs`, or all of the
+ * config's), one rule for all (README, "CLI usage"): when some failed, the table of the others
+ * and one warning line each on stderr, exit 0; when every cluster asked failed, no table, the
+ * warnings and `no cluster answered` on stderr, exit 1 (`--json` prints the body, exit 1). The
+ * failures are the body's `errors` unless `errorsOf` reads them elsewhere.
  */
-export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks<T> {
-  const errorsOf = (result: T): readonly ClusterError[] =>
-    "errors" in result ? (result.errors as ClusterError[]) : [];
+export function acrossHooks<T extends object>(
+  refs: readonly string[],
+  errorsOf: (result: T) => readonly ClusterError[] = errorsIn,
+): RunHooks<T> {
   return {
     warnings: (result) =>
       errorsOf(result).map(({ cluster, error }) => `${cluster.name}: ${error.message}`),
-    failure: async (result, coreOptions): Promise<ErrorBody | undefined> => {
+    failure: async (result, coreOptions): Promise<Failure | undefined> => {
       const errors = errorsOf(result);
       if (!errors.length) return undefined;
       const { resolveClusters } = await import("../core/engine/fleet.ts");
@@ -86,6 +100,7 @@ export function acrossHooks<T extends object>(refs: readonly string[]): RunHooks
       return {
         code: errors[0]!.error.code,
         message: `no cluster answered (${errors.length} failed)`,
+        nothingAnswered: true,
       };
     },
   };

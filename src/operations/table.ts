@@ -41,17 +41,28 @@ const index: Operation = {
   },
   command: defineCommand({
     name: ["detail"],
-    description: "inspect one item; alone, list the detail routes",
+    description: "inspect one item; alone, list the detail commands (--json: the detail routes)",
     examples: [
-      ["docklens detail", "the detail routes"],
+      ["docklens detail", "the detail commands"],
       ["docklens detail cluster local"],
       ["docklens detail container local web --json"],
       ["docklens detail image local local/busybox:1"],
     ],
     call: detailIndex,
-    view: (render) => render.routesTable,
+    // People type commands: the body (`--json`) is the route index, the table the commands.
+    view: () => () => usageLines(DETAIL_COMMANDS),
   }),
 };
+
+/** Each command as it is typed, `docklens detail container <cluster> <container>`, and what it does. */
+function usageLines(commands: readonly AnyCommandSpec[]): string {
+  const lines = commands.map((spec) => [
+    ["docklens", ...spec.name, ...(spec.args ?? []).map(([name]) => name)].join(" "),
+    spec.description,
+  ]);
+  const width = Math.max(...lines.map(([usage]) => usage!.length));
+  return lines.map(([usage, what]) => `${usage!.padEnd(width)}   ${what}`).join("\n");
+}
 
 /** Every operation, in the order of the route table (docs/http-interface.md, "Routes"). */
 export const OPERATIONS: Operation[] = [

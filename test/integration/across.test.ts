@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
+import { compareStrings } from "../../src/core/compare.ts";
 import { BIN, cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
 import { serverForFile } from "./server-helpers.ts";
 
@@ -45,7 +46,7 @@ describe("docklens ps and /list/containers", () => {
     ).toEqual(ids(body.containers));
   });
 
-  it("prints a table with a CLUSTER column, sorted by cluster then name; a failed cluster is a line on stderr", async () => {
+  it("prints a table with a CLUSTER column, sorted by cluster id then name; a failed cluster is a line on stderr", async () => {
     const result = await withConfig("ps");
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
@@ -55,8 +56,9 @@ describe("docklens ps and /list/containers", () => {
     const rows = lines
       .slice(1)
       .map((line) => [line.split(/\s+/)[0]!, line.match(/(\S+)(?:\s+shop)?$/)![1]!]);
+    // alpha is cluster 1, bravo 7: by cluster id, then names in the natural order.
     expect(rows).toEqual(
-      [...rows].sort(([c1, n1], [c2, n2]) => c1!.localeCompare(c2!) || n1!.localeCompare(n2!)),
+      [...rows].sort(([c1, n1], [c2, n2]) => compareStrings(c1!, c2!) || compareStrings(n1!, n2!)),
     );
     expect(lines.find((line) => / shop-web\s+shop$/.test(line))).toMatch(/^alpha /);
     expect(result.stderr.trim().split("\n")).toEqual([

@@ -47,11 +47,8 @@ export function clustersTable(
     "VOLUMES",
     ...(unhealthy ? ["UNHEALTHY"] : []),
   ];
-  const table = renderTable(head, rows, colors);
-  const errors = clusters
-    .filter((cluster) => cluster.error)
-    .map((cluster) => colors.red(`${cluster.name}: ${cluster.error!.message}`));
-  return [table, ...errors].join("\n");
+  // Why an engine failed goes to stderr, as every command across clusters says it.
+  return renderTable(head, rows, colors);
 }
 
 function unhealthyCount(count: number, colors: ChalkInstance): string {

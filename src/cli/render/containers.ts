@@ -120,12 +120,9 @@ export interface PsView {
   size?: boolean;
 }
 
-/** Order of `ps`: by cluster name, then container name. */
+/** Order of `ps`: by cluster id, as every list across clusters, then container name. */
 function byClusterThenName(a: ClusterContainerItem, b: ClusterContainerItem): number {
-  return (
-    compareStrings(a.cluster.name, b.cluster.name, "locale") ||
-    compareStrings(containerName(a), containerName(b), "locale")
-  );
+  return a.cluster.id - b.cluster.id || compareStrings(containerName(a), containerName(b));
 }
 
 /**

@@ -171,7 +171,7 @@ export function formatLabels(
   separator = ",",
 ): string {
   return Object.entries(labels ?? {})
-    .sort(([a], [b]) => compareStrings(a, b, "locale"))
+    .sort(([a], [b]) => compareStrings(a, b))
     .map(([key, value]) => (value === "" ? key : `${key}=${value}`))
     .join(separator);
 }

@@ -1,6 +1,5 @@
 // The lists of one kind of item: images, networks, volumes, and the detail routes.
 import type { ChalkInstance } from "chalk";
-import type { ListDetailRoutesResult } from "../../core/detail-routes.ts";
 import type { NetworkItem } from "../../core/objects/engine-types.ts";
 import type { VolumeItem } from "../../core/objects/volumes.ts";
 import type { ImageItem } from "../../core/objects/images.ts";
@@ -191,15 +190,6 @@ function imageColumns(
       "CONTAINERS",
     ],
     rows,
-    colors,
-  );
-}
-
-/** `docklens detail`: the route index. */
-export function routesTable(result: ListDetailRoutesResult, colors: ChalkInstance): string {
-  return renderTable(
-    ["PATH", "METHODS", "PARAMS"],
-    result.routes.map((route) => [route.path, route.methods.join(","), route.params.join(", ")]),
     colors,
   );
 }

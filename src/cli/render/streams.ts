@@ -114,7 +114,7 @@ export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstanc
   const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
   const time = `${seconds}.${String(nanos % 1_000_000_000n).padStart(9, "0")}Z`;
   const attributes = Object.entries(event.Actor?.Attributes ?? {})
-    .sort(([a], [b]) => compareStrings(a, b, "locale"))
+    .sort(([a], [b]) => compareStrings(a, b))
     .map(([key, value]) => `${key}=${value}`)
     .join(", ");
   const what = [event.cluster.name, event.Type ?? "", event.Action ?? "", event.Actor?.ID ?? ""];

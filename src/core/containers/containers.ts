@@ -11,7 +11,7 @@ import { callEngine, dialEngine, expectBody, type StatusErrors } from "../engine
 import type { ContainerItem, InspectContainerResult } from "./container-types.ts";
 import type { Override } from "../json.ts";
 import { DocklensError, isDocklensError } from "../errors.ts";
-import { filteredCall, type ListOptions } from "../engine/filters.ts";
+import { filteredCall, type EngineFilters, type ListOptions } from "../engine/filters.ts";
 import { checkName } from "../names.ts";
 import { familiarReference } from "../objects/references.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
@@ -127,6 +127,29 @@ export async function listAllContainers(
 /** The shared read of a container list: with sizes, another read than without. */
 function containersRead(options: ListContainersOptions) {
   return { kind: "containers" as const, filters: options.filters, size: options.size === true };
+}
+
+/** The states whose containers the engine counts as running: paused and restarting ones too. */
+const UP_STATES = new Set(["running", "paused", "restarting"]);
+
+/**
+ * The containers `docker ps` lists without `-a`, out of a list's `containers`: those the engine
+ * counts as running (paused and restarting ones too), or, when the filters name a `status`, every
+ * container they kept, as the daemon lists all for a status filter (moby, daemon/list.go,
+ * `foldFilter`; the docker CLI adds nothing). The body's `running` stays the `running` ones.
+ * @example
+ * ```ts
+ * const { containers } = await listAllContainers({ fleet, filters: { status: ["exited"] } });
+ * psDefault(containers, { status: ["exited"] }); // every exited container, as docker ps -f status=exited
+ * ```
+ */
+export function psDefault<T extends ContainerItem>(
+  containers: readonly T[],
+  filters: EngineFilters | undefined,
+): T[] {
+  return filters?.status?.length
+    ? [...containers]
+    : containers.filter((container) => UP_STATES.has(container.State));
 }
 
 function isRunning(container: ContainerItem): boolean {

@@ -56,7 +56,7 @@ export function groupProjects(containers: readonly Item[]): ProjectGroup[] {
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, group]) => ({
       name,
-      services: [...group.services].sort(),
+      services: [...group.services].sort(compareStrings),
       running: group.running,
       total: group.total,
       clusters: [...group.clusters.values()].sort((a, b) => a.id - b.id),

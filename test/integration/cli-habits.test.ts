@@ -1,0 +1,233 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { BIN, cli, dockerIds, engines, writeConfig } from "./helpers.ts";
+
+/** The CLI keeps docker's habits: which containers ps lists, where options go, what Ctrl-C does. */
+const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
+/** `docklens ps alpha -q --no-trunc ...` as a sorted list of ids. */
+const psIds = async (...args: string[]) =>
+  (await withConfig("ps", "alpha", "-q", "--no-trunc", ...args)).stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.replace(/^alpha\//, ""))
+    .sort();
+
+/**
+ * A config of the suite's clusters of these names, each with `override`; hang's disk usage is
+ * limited as its other calls are.
+ */
+const configOf = async (file: string, names: string[], override: object = {}) => {
+  const { clusters } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
+    clusters: Array<{ name: string }>;
+  };
+  return writeConfig(file, {
+    clusters: clusters
+      .filter((cluster) => names.includes(cluster.name))
+      .map((cluster) => ({ ...cluster, diskUsageTimeoutMs: engines.hangTimeoutMs, ...override })),
+  });
+};
+
+describe("ps lists what docker ps lists", () => {
+  it.each([
+    [[]],
+    [["-f", "status=exited"]],
+    [["-f", "status=paused"]],
+    [["-f", "status=created"]],
+    [["-f", "status=exited", "-f", "status=created"]],
+    [["-f", "name=failed"]],
+    [["-f", "name=frozen"]],
+  ])("ps %j", async (filters) => {
+    const expected = await dockerIds(engines.hostA, "ps", "-q", "--no-trunc", ...filters);
+    expect(await psIds(...filters)).toEqual(expected);
+  });
+
+  it("with a status filter, the table lists the stopped containers it matches", async () => {
+    const result = await withConfig("ps", "alpha", "-f", "status=exited");
+    expect(result.stdout).toMatch(/^alpha\s.*\sfailed$/m);
+  });
+});
+
+describe("options go before or after the command", () => {
+  it.each([
+    [["--config", "CONFIG", "clusters", "--json"], /^\{/],
+    [["-c", "CONFIG", "containers", "alpha"], /^CONTAINER ID\s/],
+    [["--json", "-c", "CONFIG", "ps", "alpha"], /^\{/],
+    [["-c", "CONFIG", "detail", "--json", "cluster", "alpha"], /^\{/],
+  ])("docklens %j", async (args, output) => {
+    const result = await cli(args.map((arg) => (arg === "CONFIG" ? engines.configPath : arg)));
+    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(output), stderr: "" });
+  });
+});
+
+describe("one rule for every command across clusters", () => {
+  const ACROSS = [
+    ["clusters"],
+    ["ps"],
+    ["ps", "-a"],
+    ["images"],
+    ["drift"],
+    ["df"],
+    ["logs", "-n", "1"],
+    ["stats", "--no-stream"],
+  ].map((args) => [args]);
+  /** With --watch, the rule holds for the first round: a failed one ends the watch. */
+  const WATCHED = [["clusters"], ["ps"]].map((args) => [[...args, "--watch", "1"]]);
+  it.each([...ACROSS, ...WATCHED])(
+    "%j: every cluster failed, no table, the errors on stderr, exit 1",
+    async (args) => {
+      const result = await cli([
+        ...args,
+        "--config",
+        await configOf("down.json", ["dead", "hang"]),
+      ]);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^docklens: dead: cannot reach/),
+        expect.stringMatching(/^docklens: hang: .* did not answer within/),
+        "docklens: no cluster answered (2 failed)",
+      ]);
+      expect(result.code).toBe(1);
+    },
+  );
+
+  it.each(ACROSS)(
+    "%j: some failed, the table and a warning each on stderr, exit 0",
+    async (args) => {
+      const config = await configOf("part.json", ["alpha", "dead", "hang"]);
+      const result = await cli([...args, "--config", config]);
+      expect(result.stdout).toMatch(/alpha/);
+      // The clusters table has a row for each cluster, its state the error's code.
+      expect(result.stdout).not.toMatch(/cannot reach|did not answer/);
+      if (args[0] !== "clusters") expect(result.stdout).not.toMatch(/(^|\s)(dead|hang)(\s|$)/m);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^docklens: dead: cannot reach/),
+        expect.stringMatching(/^docklens: hang: .* did not answer within/),
+      ]);
+      expect(result.code).toBe(0);
+    },
+  );
+});
+
+describe("Ctrl-C ends a watch without drawing the round it cancelled", () => {
+  it.each([[["clusters"]], [["clusters", "--json"]], [["ps", "-a"]], [["ps", "--json"]]])(
+    "%j --watch 1",
+    async (args) => {
+      // Rounds last as long as hang's time limit, so that Ctrl-C comes in one, as it does with a
+      // hung engine.
+      const config = await configOf("slow.json", ["alpha", "hang"], { timeoutMs: 3000 });
+      const child = spawn(process.execPath, [BIN, ...args, "--watch", "1", "--config", config], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      await once(child.stdout, "data");
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      child.kill("SIGINT");
+      const [code] = await once(child, "exit");
+      expect(stdout).not.toMatch(/ENGINE_ERROR|cancel/);
+      expect(stderr).not.toMatch(/ENGINE_ERROR|cancel/);
+      expect(code).toBe(0);
+    },
+  );
+});
+
+describe("docker's habits", () => {
+  it("a word after -w that is no number of seconds is the next argument", async () => {
+    const result = await withConfig("ps", "-w", "nope");
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: expect.stringMatching(/^docklens: cluster "nope" not found/),
+    });
+  });
+
+  it.each([
+    [
+      ["container", "ls", "alpha", "-a", "-q"],
+      ["ps", "alpha", "-a", "-q"],
+    ],
+    [
+      ["-c", "CONFIG", "container", "ps", "alpha", "-q"],
+      ["ps", "alpha", "-q"],
+    ],
+    [
+      ["image", "ls", "alpha", "-f", "reference=local/app:1", "--json"],
+      ["images", "alpha", "-f", "reference=local/app:1", "--json"],
+    ],
+    [
+      ["volume", "ls", "alpha", "--json"],
+      ["volumes", "alpha", "--json"],
+    ],
+    [
+      ["network", "ls", "alpha", "--json"],
+      ["networks", "alpha", "--json"],
+    ],
+    [
+      ["inspect", "container", "alpha", "web", "--json"],
+      ["detail", "container", "alpha", "web", "--json"],
+    ],
+    [
+      ["container", "inspect", "alpha", "web", "--json"],
+      ["detail", "container", "alpha", "web", "--json"],
+    ],
+    [
+      ["system", "df", "alpha"],
+      ["df", "alpha"],
+    ],
+  ])("docker's %j is docklens' %j", async (docker, docklens) => {
+    const config = (args: string[]) =>
+      args.includes("CONFIG")
+        ? args.map((arg) => (arg === "CONFIG" ? engines.configPath : arg))
+        : [...args, "--config", engines.configPath];
+    // One after the other: an engine runs one disk usage read at a time.
+    const theirs = await cli(config(docker));
+    const ours = await cli(config(docklens));
+    expect(ours.code).toBe(0);
+    // Sizes and counts may move between two reads: they aside, the same output.
+    const digitless = ({ stdout, stderr, code }: typeof ours) =>
+      [stdout, stderr, code].map((text) =>
+        String(text)
+          .replace(/[\d.]+\s?([kMGT]i?)?B?/g, "0")
+          .replace(/ +/g, " "),
+      );
+    expect(digitless(theirs)).toEqual(digitless(ours));
+  });
+
+  it("a command group alone prints its help and exits 0, as docker's do", async () => {
+    const result = await cli(["token"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: docklens token \[options\] \[command\]/);
+    expect(result.stdout).toMatch(/^\s+hash\s/m);
+  });
+
+  it("detail alone lists the detail commands as they are typed; --json the route's body", async () => {
+    const result = await withConfig("detail");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^docklens detail container <cluster> <name>\s+what the engine knows/m,
+    );
+    expect(result.stdout).not.toMatch(/\/detail\//);
+    expect((await withConfig("detail", "--json")).stdout).toMatch(
+      /"\/detail\/:cluster\/container\/:containerName"/,
+    );
+  });
+
+  it("events print an engine's status lines on stderr, the events on stdout", async () => {
+    const result = await withConfig("events", "alpha", "dead", "--since", "10m", "--until", "1s");
+    expect(result.stdout).toMatch(/^\S+Z alpha container /m);
+    // Ids are hex: "dead" may be in one; a status line starts with the cluster.
+    expect(result.stdout).not.toMatch(/^(docklens: )?dead: /m);
+    expect(result.stderr).toMatch(/^docklens: dead: disconnected \(cannot reach/m);
+  });
+
+  it("the help says where docklens finds engines with no config", async () => {
+    const help = (await cli(["--help"])).stdout;
+    expect(help).toMatch(/docker context/);
+    expect(help).toMatch(/Podman/);
+  });
+});
