@@ -3,15 +3,8 @@ import type { ChalkInstance } from "chalk";
 import { compareStrings } from "../../core/compare.ts";
 import type { ClusterContainerItem, ContainerItem } from "../../core/containers/containers.ts";
 import { groupProjects, projectOf } from "../../core/containers/projects.ts";
-import {
-  familiarName,
-  goTime,
-  humanSize,
-  renderTable,
-  shortId,
-  timeAgo,
-  truncate,
-} from "./format.ts";
+import { familiarReference } from "../../core/objects/references.ts";
+import { goTime, humanSize, renderTable, shortId, timeAgo, truncate } from "./format.ts";
 import { formatRows, type RowKind } from "./formatted.ts";
 import { formatPorts } from "./ports.ts";
 import { printed, type TemplateData, type TemplateValue } from "./template.ts";
@@ -246,7 +239,7 @@ function containerImage(container: ContainerItem, trunc: boolean): string {
   if (!container.Image) return "<no image>";
   if (!trunc) return container.Image;
   if (shortId(container.ImageID) === shortId(container.Image)) return shortId(container.Image);
-  return familiarName(container.Image.replace(/@sha256:[0-9a-f]+$/, ""));
+  return familiarReference(container.Image.replace(/@sha256:[0-9a-f]+$/, ""));
 }
 
 /** `docklens ps --group`: each compose project or stack, its services, running of total, and its clusters. */

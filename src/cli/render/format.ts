@@ -195,8 +195,3 @@ export function goTime(date: Date | string | number): string {
     `${offset === 0 && /^(GMT|UTC)$/.test(zone ?? "") ? "UTC" : zone}`
   );
 }
-
-/** A reference as docker shows it: without `docker.io/`, and `library/` of an official image. */
-export function familiarName(reference: string): string {
-  return reference.replace(/^docker\.io\/(library\/(?=[^/]+$))?/, "");
-}

@@ -3,15 +3,8 @@ import type { ChalkInstance } from "chalk";
 import type { NetworkItem } from "../../core/objects/engine-types.ts";
 import type { VolumeItem } from "../../core/objects/volumes.ts";
 import type { ImageItem } from "../../core/objects/images.ts";
-import {
-  familiarName,
-  formatLabels,
-  goTime,
-  humanSize,
-  renderTable,
-  shortId,
-  timeAgo,
-} from "./format.ts";
+import { familiarReference } from "../../core/objects/references.ts";
+import { formatLabels, goTime, humanSize, renderTable, shortId, timeAgo } from "./format.ts";
 import { formatRows, type RowKind } from "./formatted.ts";
 import type { TemplateData } from "./template.ts";
 
@@ -124,7 +117,7 @@ function imageRows(image: ImageItem, wantsDigest: boolean): Array<[string, strin
   const byRepository = new Map<string, string[]>();
   for (const reference of digests) {
     const at = reference.lastIndexOf("@");
-    const repository = familiarName(reference.slice(0, at));
+    const repository = familiarReference(reference.slice(0, at));
     byRepository.set(repository, [
       ...(byRepository.get(repository) ?? []),
       reference.slice(at + 1),
@@ -133,7 +126,7 @@ function imageRows(image: ImageItem, wantsDigest: boolean): Array<[string, strin
   const rows: Array<[string, string, string]> = [];
   for (const reference of tags) {
     const colon = reference.lastIndexOf(":");
-    const repository = familiarName(reference.slice(0, colon));
+    const repository = familiarReference(reference.slice(0, colon));
     const tag = reference.slice(colon + 1);
     const shown = wantsDigest ? (byRepository.get(repository) ?? []) : [];
     rows.push(
