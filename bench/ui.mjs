@@ -23,17 +23,9 @@ import { Worker } from "node:worker_threads";
 import { chromium } from "playwright-core";
 import { median, startServe } from "./lib.mjs";
 import { recordBodies } from "./simulated-engines.mjs";
+// The tests' Chromium flags (test/integration/browser/browser.ts says why each).
+import ARGS from "../test/integration/browser/chromium-args.json" with { type: "json" };
 
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const SEARCH = "bench-12";
 
 async function main() {
