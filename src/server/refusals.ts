@@ -37,16 +37,11 @@ export function refuseUnreadable(
         : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
           ? "the request did not arrive within the server's time limit"
           : "the request could not be read as HTTP/1.1";
-    const body = JSON.stringify({ error: new DocklensError("INVALID_QUERY", reason).toJSON() });
-    const cors = options.cors
-      ? `Access-Control-Allow-Origin: ${options.cors}\r\nVary: Origin\r\n`
-      : "";
-    socket.end(
-      "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n" +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n${cors}` +
-        `Connection: close\r\n\r\n${body}`,
-    );
+    answerOnSocket(socket, "400 Bad Request", new DocklensError("INVALID_QUERY", reason), [
+      "X-Content-Type-Options: nosniff",
+      "Cache-Control: no-store",
+      ...(options.cors ? [`Access-Control-Allow-Origin: ${options.cors}`, "Vary: Origin"] : []),
+    ]);
   };
 }
 
@@ -58,15 +53,27 @@ export function refuseConnect(_request: unknown, socket: Duplex): void {
   // Node took its own error handler off this socket: a peer that resets it must not crash the server.
   socket.on("error", () => socket.destroy());
   (socket as Socket).setTimeout?.(5000, () => socket.destroy());
-  const body = JSON.stringify({
-    error: new DocklensError(
-      "METHOD_NOT_ALLOWED",
-      "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)",
-    ).toJSON(),
-  });
-  socket.end(
-    "HTTP/1.1 405 Method Not Allowed\r\n" +
-      `Allow: ${ALLOW}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  const error = new DocklensError(
+    "METHOD_NOT_ALLOWED",
+    "method CONNECT is not allowed: docklens is read-only (GET and HEAD only)",
   );
+  answerOnSocket(socket, "405 Method Not Allowed", error, [`Allow: ${ALLOW}`]);
+}
+
+/** An error written straight on the socket as the app writes it (a JSON body), then closed. */
+function answerOnSocket(
+  socket: Duplex,
+  status: string,
+  error: DocklensError,
+  headers: string[],
+): void {
+  const body = JSON.stringify({ error: error.toJSON() });
+  const head = [
+    `HTTP/1.1 ${status}`,
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...headers,
+    "Connection: close",
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
 }
