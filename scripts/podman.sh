@@ -11,13 +11,6 @@
 set -euo pipefail
 . "$(dirname "$0")/engine-lib.sh"
 
-install_packages() {
-  command -v podman >/dev/null && return
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq podman >&2
-}
-
 # Podman reads where to keep things from these files; its default rlimits are refused on
 # these machines, so containers get none of their own (default_ulimits = []). Its temporary
 # files go to DIR/scratch: the service writes each image the API imports to $TMPDIR/api_load.tar*
@@ -76,8 +69,8 @@ stop() {
 }
 
 case "${1:-}" in
-  install) install_packages ;;
-  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR" >&2; exit 2; }; install_packages; start "$2" ;;
+  install) need_packages podman=podman ;;
+  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR" >&2; exit 2; }; need_packages podman=podman; start "$2" ;;
   stop) [ -n "${2:-}" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
   *) echo "usage: $0 install | start DIR | stop DIR" >&2; exit 2 ;;
 esac
