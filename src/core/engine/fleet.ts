@@ -1,8 +1,12 @@
 // The clusters docklens knows and their engine connections: what every core call is given.
-import type Dockerode from "dockerode";
 import type { ClusterConfig, DocklensConfig } from "../config/cluster-config.ts";
 import { loadConfig, type LoadConfigOptions } from "../config/config.ts";
-import { createEngineClient, type EngineClient, type EnginePurpose } from "./engine-client.ts";
+import {
+  createEngineClient,
+  type Engine,
+  type EngineClient,
+  type EnginePurpose,
+} from "./engine-client.ts";
 import { DocklensError, type ErrorCode } from "../errors.ts";
 import { Coalescer, Limiter } from "../flow.ts";
 import { checkName } from "../names.ts";
@@ -45,11 +49,11 @@ export interface Fleet {
 
 /**
  * A fleet with its engine clients, as the core sees it. Internal: the published {@link Fleet}
- * leaves `engine` out, so that dockerode's types stay out of docklens's own.
+ * leaves `engine` out, so that the engine clients stay out of docklens's published types.
  */
 interface EngineFleet extends Fleet {
-  /** The engine client of a cluster (dockerode is loaded on the first call). */
-  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
+  /** The engine client of a cluster (made on the first call). */
+  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Engine>;
   /** Reads over many clusters in flight, shared as a cluster's reads are. */
   acrossReads: Coalescer<ReadKey>;
 }
@@ -59,7 +63,7 @@ export function fleetEngine(
   fleet: Fleet,
   cluster: ClusterConfig,
   purpose?: EnginePurpose,
-): Promise<Dockerode> {
+): Promise<Engine> {
   return engineFleet(fleet).engine(cluster, purpose);
 }
 
@@ -115,7 +119,7 @@ export function createFleet(config: DocklensConfig): Fleet {
         // A client that failed to build (unreadable TLS file) is retried on the next call.
         client.catch(() => clients.delete(key));
       }
-      return (await client).docker;
+      return (await client).engine;
     },
     slot(cluster) {
       let slot = slots.get(cluster.id);
