@@ -3,10 +3,10 @@
 // against its floor: a bare Node script that makes the same engine call and prints the same body
 // with nothing else loaded, on the same Node. The same engine named by a config file,
 // `docklens containers bench --json --config f.json`, is timed against the same floor: what a
-// config file costs. Each Node version asked for is timed (the registry's `node` package gives 22
-// and 24), and `docker ps -a --format json` once, for scale.
+// config file costs. Each Node version asked for is timed (the registry's `node` package gives 22,
+// 24 and 26), and `docker ps -a --format json` once, for scale.
 // Run by hand, as root:
-//   node bench/cli.mjs [--node 20,22,24] [--containers 300] [--runs 21] [--dir /tmp/docklens-bench]
+//   node bench/cli.mjs [--node 20,22,24,26] [--containers 300] [--runs 21] [--dir /tmp/docklens-bench]
 // It starts a throwaway engine in the directory (scripts/engine.sh), writes f.json there, and
 // leaves them for the next run; `bash scripts/engine.sh stop /tmp/docklens-bench` removes both.
 //
@@ -20,7 +20,7 @@ import { benchEngine, BIN, median } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
-    node: { type: "string", default: "20,22,24" },
+    node: { type: "string", default: "20,22,24,26" },
     containers: { type: "string", default: "300" },
     runs: { type: "string", default: "21" },
     dir: { type: "string", default: "/tmp/docklens-bench" },
