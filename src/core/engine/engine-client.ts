@@ -106,7 +106,9 @@ export async function createEngineClient(
           { ...where, agent, method, path: search ? `${path}?${search}` : path, signal },
           resolve,
         );
-        request.once("error", reject).end();
+        // Kept after the answer: a later error (a stream cut, a caller that left) must not go
+        // unhandled; the response carries it to whoever reads the body.
+        request.on("error", reject).end();
       }),
   };
   return { engine, close: () => agent.destroy() };
