@@ -13,7 +13,9 @@ export default defineConfig({
   shims: true,
   // One file per lazy step loads faster than hundreds of package files resolved one by one.
   deps: {
-    alwaysBundle: [/^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|re2js|ssh2)(\/|$)/],
+    alwaysBundle: [
+      /^(commander|chalk|cli-table3|cosmiconfig|env-paths|zod|dockerode|docker-modem|re2js|ssh2)(\/|$)/,
+    ],
     neverBundle: ["typescript", "h3", "listhen"],
     onlyBundle: false,
   },

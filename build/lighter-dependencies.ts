@@ -4,6 +4,12 @@ import type { UserConfig } from "tsdown";
 
 type Plugin = Extract<NonNullable<UserConfig["plugins"]>, { name: string }>;
 
+/** A module that throws if used: code docklens never runs (with the two calls tar-fs users make). */
+const throwing = (
+  what: string,
+) => `function unused() { throw new Error("docklens is read-only and does not bundle ${what}"); }
+module.exports = Object.assign(unused, { pack: unused, extract: unused });`;
+
 /** A module whose require throws: an optional native part its user requires in a `try`. */
 const unavailable = (what: string) => `throw new Error("docklens bundles ssh2 without ${what}");`;
 
@@ -13,13 +19,27 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.strin
 
 /**
  * What dependencies require that docklens replaces in the bundle: [requiring file, request, the
- * module's code]. A CLI run pays for every module loaded:
- * - ssh2's optional native parts are left out, so that an install builds nothing;
- * - child_process (commander: executable subcommands, docklens has none) loads on first use.
- * docklens speaks to engines with Node's HTTP client itself (core/engine/engine-client.ts): no
- * Docker client library, and none of what dockerode and docker-modem load, is bundled.
+ * module's code or an external to use instead]. A CLI run pays for every module loaded, and these
+ * cost it ~75 ms in all before it has asked anything:
+ * - dockerode loads gRPC and protobuf (BuildKit sessions) and tar-fs (build contexts); docklens
+ *   never builds, so they become stubs that throw;
+ * - docker-modem's SSH agent (and its eager require of ssh2) becomes a stub: docklens has its own,
+ *   which loads ssh2 for SSH clusters only; ssh2's optional native parts are left out;
+ * - child_process (commander: executable subcommands, docklens has none),
+ *   https (docker-modem, for TLS engines), stream (docker-modem: an abort signal on a response)
+ *   and zlib (dockerode: gzipped build contexts) load on first use;
+ * - readable-stream 3 is a copy of Node 10's streams, for the one Duplex docker-modem makes;
+ * - debug (docker-modem's log, off unless DEBUG=modem) would look for supports-color to pick 256
+ *   colours; its basic colours do.
  */
-const REPLACEMENTS: Array<[importer: string, request: string, replacement: string]> = [
+const REPLACEMENTS: Array<
+  [importer: string, request: string, replacement: string | { external: string }]
+> = [
+  ["dockerode/lib/docker.js", "./session", throwing("BuildKit sessions")],
+  ["dockerode/lib/docker.js", "./buildkit", throwing("BuildKit")],
+  ["dockerode/lib/util.js", "tar-fs", throwing("build contexts")],
+  // docklens reaches SSH engines through its own agent (ssh-agent.ts), never docker-modem's.
+  ["docker-modem/lib/ssh.js", "ssh2", throwing("docker-modem's SSH agent")],
   // ssh2's native parts, each optional to it (required in a try): a crypto binding and CPU
   // feature detection, built with node-gyp on install. Bundled without them, ssh2 uses Node's
   // crypto and its own WebAssembly Poly1305, and an install builds nothing.
@@ -30,9 +50,54 @@ const REPLACEMENTS: Array<[importer: string, request: string, replacement: strin
   ],
   ["ssh2/lib/protocol/constants.js", "cpu-features", unavailable("cpu-features")],
   ["commander/lib/command.js", "node:child_process", onFirstUse("node:child_process")],
+  ["docker-modem/lib/http.js", "https", onFirstUse("https")],
+  ["docker-modem/lib/modem.js", "stream", onFirstUse("stream")],
+  ["dockerode/lib/util.js", "zlib", onFirstUse("zlib")],
+  ["docker-modem/lib/http_duplex.js", "readable-stream", { external: "node:stream" }],
+  ["debug/src/node.js", "supports-color", "module.exports = {};"],
+];
+
+/**
+ * Edits of docker-modem's modem.js, each [what it says, what it says instead]; the build fails
+ * when one no longer matches, rather than losing it unnoticed:
+ * - it formats every request's options with util.inspect for its debug log, even when that log
+ *   is off: about 2 ms per CLI run and a cost on every request `serve` makes. Only when on;
+ * - it builds each TCP request's address with url.parse, url.format and url.resolve, and Node 24
+ *   warns on stderr about url.parse (DEP0169) in every such command. docklens always gives a
+ *   bare host name and a path of checked names, so the address is the path, on that host and port.
+ */
+const MODEM_EDITS: Array<[string, string]> = [
+  [
+    "debug('Sending: %s', util.inspect(options, {",
+    "debug.enabled && debug('Sending: %s', util.inspect(options, {",
+  ],
+  [
+    `  if (this.host) {
+    var parsed = url.parse(this.host);
+    address = url.format({
+      protocol: parsed.protocol || this.protocol,
+      hostname: parsed.hostname || this.host,
+      port: this.port,
+      pathname: parsed.pathname || this.pathPrefix,
+    });
+    address = url.resolve(address, options.path);
+  } else {
+    address = options.path;
+  }`,
+    "  address = options.path;",
+  ],
+  [
+    `    var urlp = url.parse(address);
+    optionsf.hostname = urlp.hostname;
+    optionsf.port = urlp.port;
+    optionsf.path = urlp.path;`,
+    `    optionsf.hostname = this.host;
+    optionsf.port = this.port;`,
+  ],
 ];
 
 const REPLACED = "\0docklens-replaced:";
+const MODEM = /node_modules[\\/]docker-modem[\\/]lib[\\/]modem\.js$/;
 /** Exactly the requests some replacement names, so that the bundler asks the plugin of no other. */
 const REQUESTS = new RegExp(
   `^(?:${[...new Set(REPLACEMENTS.map(([, request]) => request))]
@@ -81,15 +146,17 @@ export function withoutBuiltinNamespaces(code: string): string {
 }
 
 /**
- * The plugin that makes the replacements above. Every one must apply: a dependency that moved or
- * rewrote a file fails the build, rather than the bundle silently growing back.
+ * The plugin that makes the replacements and edits above. Every one must apply: a dependency
+ * that moved or rewrote a file fails the build, rather than the bundle silently growing back.
  */
 export function lighterDependencies(): Plugin {
   const replaced = new Set<number>();
+  let modemEdited = false;
   return {
     name: "docklens:lighter-dependencies",
     buildStart() {
       replaced.clear();
+      modemEdited = false;
     },
     resolveId: {
       // Before the dependency plugin, which would mark ssh2 external and keep its eager require.
@@ -102,12 +169,26 @@ export function lighterDependencies(): Plugin {
         );
         if (index === -1) return null;
         replaced.add(index);
-        return `${REPLACED}${index}`;
+        const replacement = REPLACEMENTS[index]![2];
+        return typeof replacement === "string"
+          ? `${REPLACED}${index}`
+          : { id: replacement.external, external: true };
       },
     },
     load: {
       filter: { id: new RegExp(`^${REPLACED}`) },
-      handler: (id) => REPLACEMENTS[Number(id.slice(REPLACED.length))]![2],
+      handler: (id) => REPLACEMENTS[Number(id.slice(REPLACED.length))]![2] as string,
+    },
+    transform: {
+      filter: { id: MODEM },
+      handler(code) {
+        modemEdited = true;
+        return MODEM_EDITS.reduce((edited, [from, to]) => {
+          if (!edited.includes(from))
+            fail(`docker-modem's modem.js no longer says: ${from.split("\n")[0]}`);
+          return edited.replace(from, to);
+        }, code);
+      },
     },
     renderChunk(code, chunk) {
       // Declarations import types, which need no module at run time.
@@ -118,6 +199,7 @@ export function lighterDependencies(): Plugin {
       if (error) return;
       const missed = REPLACEMENTS.filter((_, index) => !replaced.has(index));
       for (const [file, request] of missed) fail(`${file} no longer requires ${request}`);
+      if (!modemEdited) fail("docker-modem/lib/modem.js was not bundled");
     },
   };
 }

@@ -14,17 +14,28 @@ describe("the build's replacements in dependencies", () => {
     const plugin = lighterDependencies();
     hook(plugin, "buildStart")();
     // Only one of them applies: the others name files or requests that are gone.
-    hook(plugin, "resolveId")("cpu-features", "/x/node_modules/ssh2/lib/protocol/constants.js");
+    hook(plugin, "resolveId")("tar-fs", "/x/node_modules/dockerode/lib/util.js");
     expect(() => hook(plugin, "buildEnd")()).toThrow(
-      "ssh2/lib/protocol/crypto.js no longer requires ./crypto/build/Release/sshcrypto.node: update build/lighter-dependencies.ts",
+      "dockerode/lib/docker.js no longer requires ./session: update build/lighter-dependencies.ts",
     );
+  });
+
+  it("fail the build when docker-modem's code changed under an edit", () => {
+    const plugin = lighterDependencies();
+    expect(() =>
+      hook(plugin, "transform")("var x = 1;", "/x/node_modules/docker-modem/lib/modem.js"),
+    ).toThrow(/docker-modem's modem\.js no longer says: debug\('Sending/);
   });
 
   it("leave other files alone, and are asked of no other", () => {
     const plugin = lighterDependencies() as unknown as Record<string, { filter: { id: RegExp } }>;
-    expect(hook(plugin, "resolveId")("cpu-features", "/x/node_modules/other/index.js")).toBeNull();
+    expect(hook(plugin, "resolveId")("tar-fs", "/x/node_modules/other/index.js")).toBeNull();
     expect(plugin.resolveId!.filter.id.test("lodash")).toBe(false);
-    expect(plugin.resolveId!.filter.id.test("cpu-features")).toBe(true);
+    expect(plugin.resolveId!.filter.id.test("tar-fs")).toBe(true);
+    expect(plugin.transform!.filter.id.test("/x/node_modules/other/index.js")).toBe(false);
+    expect(plugin.transform!.filter.id.test("/x/node_modules/docker-modem/lib/modem.js")).toBe(
+      true,
+    );
   });
 });
 
@@ -77,17 +88,5 @@ describe("what an install of the package runs", () => {
       .filter(([path, entry]) => path && !entry.dev && entry.hasInstallScript)
       .map(([path]) => path);
     expect(scripts).toEqual([]);
-  });
-});
-
-describe("what a CLI run loads", () => {
-  it("no Docker client library: the core asks engines with Node's HTTP client (engine-client.ts)", () => {
-    // dockerode and docker-modem cost a run about 6.5 ms of CPU to load, for one request.
-    const lock = JSON.parse(
-      readFileSync(join(import.meta.dirname, "../../package-lock.json"), "utf8"),
-    ) as { packages: Record<string, unknown> };
-    expect(
-      Object.keys(lock.packages).filter((path) => /\/(dockerode|docker-modem)$/.test(path)),
-    ).toEqual([]);
   });
 });

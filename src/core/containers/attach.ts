@@ -1,5 +1,4 @@
 import { findContainer, type ContainerRef } from "./containers.ts";
-import { dialEngine } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { decodeOutput } from "./container-output.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
@@ -28,13 +27,15 @@ export async function attachContainer(
   const target = await findContainer(input, { ...options, running: true, unpaused: true });
   const chunks = await openEngineStream(
     target.cluster,
-    async (engine, signal) =>
-      // A POST that only listens: no stdin, nothing sent to the container.
-      (await dialEngine(engine, `/containers/${target.id}/attach`, signal, {
-        method: "POST",
-        query: { stream: true, stdin: false, stdout: true, stderr: true, logs: false },
+    (docker, signal) =>
+      docker.getContainer(target.id).attach({
         stream: true,
-      })) as NodeJS.ReadableStream,
+        stdin: false,
+        stdout: true,
+        stderr: true,
+        logs: false,
+        abortSignal: signal,
+      }),
     { ...options, statuses: target.statuses },
   );
   return lines(decodeOutput(chunks, { multiplexed: !target.tty, timestamps: false }));

@@ -1,4 +1,4 @@
-import type { Engine } from "../engine/engine-client.ts";
+import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import {
   acrossClusters,
@@ -187,7 +187,7 @@ export function toContainerItem(item: EngineContainerItem, networkMode?: string)
  * asked for those containers alone. One removed since the list was made is left out.
  */
 async function networkModes(
-  docker: Engine,
+  docker: Dockerode,
   items: EngineContainerItem[],
   signal: AbortSignal,
 ): Promise<Map<string, string>> {

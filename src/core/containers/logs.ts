@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Engine } from "../engine/engine-client.ts";
+import type Dockerode from "dockerode";
 import { findContainer, type ContainerTarget, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
@@ -152,7 +152,7 @@ export async function followContainerLogs(
 
 /** `GET /containers/{id}/logs` as a stream, followed or not (see {@link dialEngine}). */
 async function dialLogs(
-  docker: Engine,
+  docker: Dockerode,
   target: ContainerTarget,
   query: LogsQuery,
   signal: AbortSignal,

@@ -1,6 +1,6 @@
-// The connection to one engine: requests over a Unix socket, TCP, TLS or SSH, with its own
-// pools of sockets. Only the fleet (fleet.ts) builds them.
-import type { Agent, AgentOptions, IncomingMessage } from "node:http";
+// The connection to one engine: a dockerode client over a Unix socket, TCP, TLS or SSH, with its
+// own pools of sockets. Only the fleet (fleet.ts) builds them.
+import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 
 /**
@@ -11,23 +11,9 @@ import type { ClusterConfig } from "../config/cluster-config.ts";
  */
 const MAX_SOCKETS = { call: 16, stream: 256, sample: 64 } as const;
 
-/** One request to an engine: a path of names already checked and encoded, and its query. */
-export interface EngineRequest {
-  /** Values as docker-modem wrote them: objects (filters) as JSON, arrays as repeated keys. */
-  query?: object;
-  /** GET, but attach's POST (which changes nothing: it only listens). */
-  method?: "GET" | "POST";
-  signal: AbortSignal;
-}
-
-/** An engine as the core asks it: one HTTP request, answered with the response of any status. */
-export interface Engine {
-  request(path: string, request: EngineRequest): Promise<IncomingMessage>;
-}
-
-/** An engine and how to close its idle connections. */
+/** A dockerode client and how to close its idle connections. */
 export interface EngineClient {
-  engine: Engine;
+  docker: Dockerode;
   close(): void;
 }
 
@@ -37,35 +23,46 @@ export interface EngineClient {
  */
 export type EnginePurpose = keyof typeof MAX_SOCKETS;
 
-/**
- * Build the client of one cluster's engine: Node's HTTP client over an agent of its own, which
- * holds the TLS files or the SSH connection. No Docker client library: docklens only ever sends
- * a GET (or attach's POST) and reads the body itself, and dockerode with docker-modem cost a
- * CLI run about 10 ms to load.
- */
+/** Build a dockerode client of one cluster; dockerode itself is loaded here, on first use. */
 export async function createEngineClient(
   cluster: ClusterConfig,
   purpose: EnginePurpose = "call",
 ): Promise<EngineClient> {
+  const { default: Docker } = await import("dockerode");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
   // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.
-  let transport: typeof import("node:http") = process.getBuiltinModule("node:http");
-  let agent: Agent;
+  const http = process.getBuiltinModule("node:http");
+  // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
+  // SSH engines speak plain HTTP through the SSH agent below.
+  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = {
+    protocol:
+      cluster.protocol === "unix" ? undefined : cluster.protocol === "https" ? "https" : "http",
+  };
+  let agent: import("node:http").Agent | undefined;
+  if (cluster.protocol === "unix") {
+    options.socketPath = cluster.socketPath;
+  } else {
+    options.host = cluster.hostname;
+    options.port = cluster.port;
+  }
   if (cluster.protocol === "https") {
     // `https://host` without a `tls` block: TLS with the system's CAs and no client certificate.
     const [ca, cert, key] = await Promise.all(
       [cluster.tls?.ca, cluster.tls?.cert, cluster.tls?.key].map(readKeyFile),
     );
-    const https = process.getBuiltinModule("node:https"); // TLS loads only for TLS engines.
-    transport = https as unknown as typeof import("node:http");
-    agent = new https.Agent({
-      keepAlive: purpose !== "stream",
-      maxSockets: MAX_SOCKETS[purpose],
+    // A docker context's SkipTLSVerify: the engine's certificate is not checked, as the docker CLI then does not.
+    const keys = {
       ...(ca ? { ca } : {}),
       ...(cert ? { cert } : {}),
       ...(key ? { key } : {}),
-      // A docker context's SkipTLSVerify: the engine's certificate is not checked, as the docker CLI then does not.
       ...(cluster.tls?.insecure ? { rejectUnauthorized: false } : {}),
+    };
+    Object.assign(options, keys);
+    const https = process.getBuiltinModule("node:https"); // TLS loads only for TLS engines.
+    agent = new https.Agent({
+      keepAlive: purpose !== "stream",
+      maxSockets: MAX_SOCKETS[purpose],
+      ...keys,
     });
   } else if (cluster.protocol === "ssh") {
     // Plain HTTP over our own SSH agent (see ssh-agent.ts); ssh2 loads only for SSH clusters.
@@ -88,43 +85,32 @@ export async function createEngineClient(
   } else {
     // No TLS, so no server name: without one, Node derives it for every request and checks it
     // with net.isIP, whose IPv6 pattern costs a CLI run about 3 ms to compile on first use.
-    agent = new transport.Agent({
+    agent = new http.Agent({
       keepAlive: purpose !== "stream",
       maxSockets: MAX_SOCKETS[purpose],
       servername: "",
-    } as AgentOptions);
+    } as import("node:http").AgentOptions);
   }
-  const where =
-    cluster.protocol === "unix"
-      ? { socketPath: cluster.socketPath }
-      : { host: cluster.hostname, port: cluster.port };
-  const engine: Engine = {
-    request: (path, { query, method = "GET", signal }) =>
-      new Promise((resolve, reject) => {
-        const search = query ? queryString(query) : "";
-        const request = transport.request(
-          { ...where, agent, method, path: search ? `${path}?${search}` : path, signal },
-          resolve,
-        );
-        // Kept after the answer: a later error (a stream cut, a caller that left) must not go
-        // unhandled; the response carries it to whoever reads the body.
-        request.on("error", reject).end();
-      }),
-  };
-  return { engine, close: () => agent.destroy() };
+  if (agent) options.agent = agent;
+  return { docker: withoutDockerHost(() => new Docker(options)), close: () => agent?.destroy() };
 }
 
-/** A query as docker-modem wrote it: an object value (filters) as JSON, an array as repeated keys. */
-function queryString(query: object): string {
-  const values = Object.entries(query as Record<string, unknown>).map(
-    ([key, value]): [string, unknown] => [
-      key,
-      value && typeof value === "object" && !Array.isArray(value) ? JSON.stringify(value) : value,
-    ],
-  );
-  return process
-    .getBuiltinModule("node:querystring")
-    .stringify(Object.fromEntries(values) as import("node:querystring").ParsedUrlQueryInput);
+/**
+ * `make()` with `DOCKER_HOST` unset. dockerode's modem reads it for defaults of its own on every
+ * client, beneath the options docklens passes: an address it cannot parse (`:2375`, which the
+ * docker CLI takes) throws, and with `DOCKER_CERT_PATH` set it reads the TLS files there for
+ * every engine, plain ones too (and fails where the docker CLI ignores them). docklens has
+ * already read the docker environment as the docker CLI does (discovery.ts); unset, the modem
+ * reads nothing. Synchronous: no other code runs while the variable is away.
+ */
+function withoutDockerHost<T>(make: () => T): T {
+  const saved = process.env.DOCKER_HOST;
+  delete process.env.DOCKER_HOST;
+  try {
+    return make();
+  } finally {
+    if (saved !== undefined) process.env.DOCKER_HOST = saved;
+  }
 }
 
 async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {

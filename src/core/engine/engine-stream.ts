@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
+import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import type { Engine } from "./engine-client.ts";
 import { callEngine, translateEngineError, type CallEngineOptions } from "./engine.ts";
 
 let open = 0;
@@ -20,7 +20,7 @@ export function countEngineStreams(): number {
  */
 export async function openEngineStream(
   cluster: ClusterConfig,
-  run: (engine: Engine, signal: AbortSignal) => Promise<NodeJS.ReadableStream>,
+  run: (docker: Dockerode, signal: AbortSignal) => Promise<NodeJS.ReadableStream>,
   options: CallEngineOptions,
 ): Promise<AsyncGenerator<Buffer>> {
   const controller = new AbortController();
@@ -33,8 +33,8 @@ export async function openEngineStream(
   };
   let stream: Readable;
   try {
-    // The signal handed to the request is the caller's, not the deadline: the deadline would cut the stream.
-    stream = (await callEngine(cluster, (engine) => run(engine, controller.signal), {
+    // The signal handed to dockerode is the caller's, not the deadline: the deadline would cut the stream.
+    stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), {
       ...options,
       purpose: "stream",
     })) as Readable;

@@ -1,8 +1,10 @@
+import type { IncomingMessage } from "node:http";
+import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { describeEndpoint } from "../config/endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "../errors.ts";
 import { parseEngineJson } from "../json.ts";
-import type { Engine, EnginePurpose } from "./engine-client.ts";
+import type { EnginePurpose } from "./engine-client.ts";
 import { fleetEngine, type CoreOptions } from "./fleet.ts";
 import { readKey, shareBody, type EngineRead } from "./shared-reads.ts";
 
@@ -43,11 +45,11 @@ export interface CallEngineOptions extends CoreOptions {
  * Run one engine operation under the cluster's time limit, within its bound on calls in flight,
  * sharing identical reads, and translate whatever it throws into a DocklensError
  * (docs/http-interface.md, "Time limits" and "Error codes"). `run` must pass `signal` on to
- * every request.
+ * every dockerode call.
  */
 export function callEngine<T>(
   cluster: ClusterConfig,
-  run: (engine: Engine, signal: AbortSignal) => Promise<T>,
+  run: (docker: Dockerode, signal: AbortSignal) => Promise<T>,
   options: CallEngineOptions,
 ): Promise<T> {
   const slot = options.fleet.slot(cluster);
@@ -99,23 +101,38 @@ async function withDeadline<T>(
   }
 }
 
+/** Every HTTP status, so that docker-modem hands docklens the body of any answer to read itself. */
+const ANY_STATUS = Object.fromEntries(
+  Array.from({ length: 500 }, (_, index) => [index + 100, true]),
+);
+
 /**
- * A GET of the engine (or attach's POST), the one way docklens asks an engine for something: the
- * body read by docklens itself, so that JSON is parsed with 64-bit integers kept exact
- * ({@link parseEngineJson}). `stream` returns the body as a stream once the engine answered 200;
- * otherwise the parsed JSON. Any other status throws `{ statusCode, json }` for
- * {@link translateEngineError}. `path` holds only names already checked and encoded.
+ * A GET through dockerode's modem, the one way docklens asks an engine for something: with the
+ * abort signal wired (some dockerode methods drop it), and the body read by docklens itself, so
+ * that JSON is parsed with 64-bit integers kept exact ({@link parseEngineJson}). `stream`
+ * returns the body as a stream once the engine answered 200; otherwise the parsed JSON. Any
+ * other status throws `{ statusCode, json }` for {@link translateEngineError}. `path` holds only
+ * names already checked and encoded.
  */
 export async function dialEngine(
-  engine: Engine,
+  docker: Dockerode,
   path: string,
   signal: AbortSignal,
-  options: { query?: object; stream?: boolean; method?: "GET" | "POST" } = {},
+  options: { query?: object; stream?: boolean } = {},
 ): Promise<unknown> {
-  const response = await engine.request(path, {
-    signal,
-    ...(options.query ? { query: options.query } : {}),
-    ...(options.method ? { method: options.method } : {}),
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    docker.modem.dial(
+      {
+        path: `${path}?`,
+        method: "GET",
+        options: { ...options.query },
+        isStream: true,
+        abortSignal: signal,
+        statusCodes: ANY_STATUS,
+      },
+      (error: Error | null, body: unknown) =>
+        error ? reject(error) : resolve(body as IncomingMessage),
+    );
   });
   if (options.stream && response.statusCode === 200) return response;
   const chunks: Buffer[] = [];

@@ -1,12 +1,8 @@
 // The clusters docklens knows and their engine connections: what every core call is given.
+import type Dockerode from "dockerode";
 import type { ClusterConfig, DocklensConfig } from "../config/cluster-config.ts";
 import { loadConfig, type LoadConfigOptions } from "../config/config.ts";
-import {
-  createEngineClient,
-  type Engine,
-  type EngineClient,
-  type EnginePurpose,
-} from "./engine-client.ts";
+import { createEngineClient, type EngineClient, type EnginePurpose } from "./engine-client.ts";
 import { DocklensError, type ErrorCode } from "../errors.ts";
 import { Coalescer, Limiter } from "../flow.ts";
 import { checkName } from "../names.ts";
@@ -49,11 +45,11 @@ export interface Fleet {
 
 /**
  * A fleet with its engine clients, as the core sees it. Internal: the published {@link Fleet}
- * leaves `engine` out, so that the engine clients stay out of docklens's published types.
+ * leaves `engine` out, so that dockerode's types stay out of docklens's own.
  */
 interface EngineFleet extends Fleet {
-  /** The engine client of a cluster (made on the first call). */
-  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Engine>;
+  /** The engine client of a cluster (dockerode is loaded on the first call). */
+  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
   /** Reads over many clusters in flight, shared as a cluster's reads are. */
   acrossReads: Coalescer<ReadKey>;
 }
@@ -63,7 +59,7 @@ export function fleetEngine(
   fleet: Fleet,
   cluster: ClusterConfig,
   purpose?: EnginePurpose,
-): Promise<Engine> {
+): Promise<Dockerode> {
   return engineFleet(fleet).engine(cluster, purpose);
 }
 
@@ -119,7 +115,7 @@ export function createFleet(config: DocklensConfig): Fleet {
         // A client that failed to build (unreadable TLS file) is retried on the next call.
         client.catch(() => clients.delete(key));
       }
-      return (await client).engine;
+      return (await client).docker;
     },
     slot(cluster) {
       let slot = slots.get(cluster.id);

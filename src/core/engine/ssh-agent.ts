@@ -5,8 +5,8 @@ import type { Client, ConnectConfig } from "ssh2";
 /**
  * An http.Agent that reaches a Docker engine over SSH, as `docker -H ssh://…` does: one SSH
  * connection per cluster, reused, and one `docker system dial-stdio` channel per HTTP socket.
- * (docker-modem's SSH agent, which docklens once used, opened an SSH connection per request and
- * crashed the process when the remote refused the exec.) Errors go to the request.
+ * docklens uses it instead of docker-modem's own SSH agent, which opens an SSH connection per
+ * request and crashes the process when the remote refuses the exec. Errors go to the request.
  */
 export function createSshAgent(
   ssh: typeof import("ssh2"),

@@ -39,6 +39,7 @@ export async function inspectObject(
   const { check, path, missing } = KINDS[kind];
   const cluster = resolveCluster(input.cluster, options);
   const name = check(input.name);
+  // Through the modem: dockerode's image and network inspect drop the abort signal.
   const body = await callEngine(
     cluster,
     (docker, signal) => dialEngine(docker, path(name), signal),
