@@ -8,7 +8,7 @@ const env = { DOCKLENS_FREEZE_SHARED_READS: "1" };
 
 export default defineConfig({
   test: {
-    // Checks, after the whole run, that no test left anything in the temp dir.
+    // Gives the run a temp dir of its own (TMPDIR), and fails the run on anything left in it.
     globalSetup: ["test/setup/temp-dir.ts"],
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], env } },
@@ -18,8 +18,7 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           env,
           // Starts two real dockerd engines with fixtures; fails (never skips) without Docker.
-          // The temp dir check first: it notes the temp dir before the engines start, and checks
-          // it after they stopped.
+          // The run's temp dir first: made before the engines start, checked after they stopped.
           globalSetup: ["test/setup/temp-dir.ts", "test/setup/engines.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,5 +1,32 @@
-# Shared by engine.sh and podman.sh (sourced): start an engine's daemon detached, wait for its
-# API, and give it the busybox image the tests and the set-up command use.
+# Shared by engine.sh, podman.sh and test-deps.sh (sourced): install what is missing, start an
+# engine's daemon detached, wait for its API, and give it the busybox image the tests and the
+# set-up command use.
+
+# What engine.sh needs: Docker, a static busybox for the image it imports; procps: the engine
+# runs the host's ps for `docker top`; openssl: the TLS tests make certificates; jq and curl: the
+# tests run examples/jq.sh.
+ENGINE_PACKAGES=(dockerd=docker.io docker=docker.io /bin/busybox=busybox-static ps=procps
+  openssl=openssl jq=jq curl=curl)
+
+# Install Debian's packages for the commands missing here, each asked as COMMAND=PACKAGE (COMMAND
+# a name on the PATH or an absolute path). Quick when nothing is missing; as root it installs the
+# missing packages; anyone else is told what to install, and it fails.
+need_packages() {
+  local pair missing=()
+  for pair in "$@"; do
+    local what=${pair%%=*} package=${pair#*=}
+    if [[ $what == /* ]]; then [ -x "$what" ] && continue; else command -v "$what" >/dev/null && continue; fi
+    [[ " ${missing[*]} " == *" $package "* ]] || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "$(basename "$0"): missing Debian packages: ${missing[*]}. As root: bash scripts/test-deps.sh (or apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq "${missing[@]}" >&2
+}
 
 # Run "$@" as a daemon in its own session, its output in LOG, from a subshell that first closes
 # every inherited descriptor above 2: whoever started us (a test runner reading our output

@@ -9,17 +9,6 @@
 set -euo pipefail
 . "$(dirname "$0")/engine-lib.sh"
 
-install_packages() {
-  # procps: the engine runs the host's ps for `docker top`; openssl: the TLS tests make certificates;
-  # jq and curl: the tests run examples/jq.sh.
-  if command -v dockerd >/dev/null && command -v docker >/dev/null && command -v ps >/dev/null && command -v openssl >/dev/null && command -v jq >/dev/null && command -v curl >/dev/null && [ -x /bin/busybox ] && /bin/busybox --list >/dev/null 2>&1; then
-    return
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq docker.io busybox-static procps openssl jq curl >&2
-}
-
 start() {
   local dir=$1 tcp=${2:-}
   mkdir -p "$dir"
@@ -57,8 +46,8 @@ stop() {
 }
 
 case "${1:-}" in
-  install) install_packages ;;
-  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR [tcp://127.0.0.1:PORT]" >&2; exit 2; }; install_packages; start "$2" "${3:-}" ;;
+  install) need_packages "${ENGINE_PACKAGES[@]}" ;;
+  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR [tcp://127.0.0.1:PORT]" >&2; exit 2; }; need_packages "${ENGINE_PACKAGES[@]}"; start "$2" "${3:-}" ;;
   stop) [ -n "${2:-}" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
   *) echo "usage: $0 install | start DIR [tcp://127.0.0.1:PORT] | stop DIR" >&2; exit 2 ;;
 esac

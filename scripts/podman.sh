@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Start or stop a throwaway Podman engine (its Docker-compatible API on a unix socket) that
-# lives in a directory of its own: its storage, runtime files and socket are all below DIR.
+# lives in a directory of its own: its storage and socket are below DIR, its runtime files in
+# /run/docklens-podman-<hash of DIR> (Podman refuses a runroot longer than 50 characters, which
+# a DIR in a test run's temp dir is), and stop removes both.
 # It imports the busybox image (local/busybox:1) built from the machine's /bin/busybox.
 #
 #   scripts/podman.sh start DIR     start (or reuse) it; prints its DOCKER_HOST
@@ -9,21 +11,15 @@
 set -euo pipefail
 . "$(dirname "$0")/engine-lib.sh"
 
-install_packages() {
-  command -v podman >/dev/null && return
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq podman >&2
-}
-
 # Podman reads where to keep things from these files; its default rlimits are refused on
 # these machines, so containers get none of their own (default_ulimits = []). Its temporary
 # files go to DIR/scratch: the service writes each image the API imports to $TMPDIR/api_load.tar*
 # and never removes it (Podman 4.3), and copies images through image_copy_tmp_dir (/var/tmp).
 configure() {
   local dir=$1
+  run_root="/run/docklens-podman-$(printf %s "$dir" | sha1sum | cut -c1-12)"
   mkdir -p "$dir/tmp" "$dir/scratch"
-  printf '[storage]\ndriver = "overlay"\nrunroot = "%s/run"\ngraphroot = "%s/root"\n' "$dir" "$dir" >"$dir/storage.conf"
+  printf '[storage]\ndriver = "overlay"\nrunroot = "%s"\ngraphroot = "%s/root"\n' "$run_root" "$dir" >"$dir/storage.conf"
   printf '[containers]\ndefault_ulimits = []\n[engine]\ntmp_dir = "%s/tmp"\nimage_copy_tmp_dir = "%s/scratch"\n' "$dir" "$dir" >"$dir/containers.conf"
   export CONTAINERS_STORAGE_CONF="$dir/storage.conf" CONTAINERS_CONF="$dir/containers.conf" TMPDIR="$dir/scratch"
 }
@@ -31,7 +27,7 @@ configure() {
 podman_in() {
   local dir=$1
   shift
-  podman --root "$dir/root" --runroot "$dir/run" "$@"
+  podman --root "$dir/root" --runroot "$run_root" "$@"
 }
 
 start() {
@@ -41,7 +37,7 @@ start() {
   configure "$dir"
   local sock="unix://$dir/podman.sock"
   if ! docker -H "$sock" version >/dev/null 2>&1; then
-    detach "$dir/service.log" podman --root "$dir/root" --runroot "$dir/run" system service --time=0 "$sock"
+    detach "$dir/service.log" podman --root "$dir/root" --runroot "$run_root" system service --time=0 "$sock"
     echo "$DETACHED_PID" >"$dir/service.pid"
     wait_for_api "$sock" "$dir/service.log"
   fi
@@ -53,6 +49,7 @@ start() {
 stop() {
   local dir=$1
   [ -d "$dir" ] || return 0
+  dir=$(cd "$dir" && pwd)
   configure "$dir"
   # Containers first: their conmon processes are not the service's children.
   podman_in "$dir" rm --all --force --time 0 >/dev/null 2>&1 || true
@@ -67,13 +64,13 @@ stop() {
     kill -9 "$pid" 2>/dev/null || true
   fi
   podman_in "$dir" system reset --force >/dev/null 2>&1 || true
-  grep -o " $dir/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
-  rm -rf "$dir"
+  grep -oE " ($dir|$run_root)/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+  rm -rf "$dir" "$run_root"
 }
 
 case "${1:-}" in
-  install) install_packages ;;
-  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR" >&2; exit 2; }; install_packages; start "$2" ;;
+  install) need_packages podman=podman ;;
+  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR" >&2; exit 2; }; need_packages podman=podman; start "$2" ;;
   stop) [ -n "${2:-}" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
   *) echo "usage: $0 install | start DIR | stop DIR" >&2; exit 2 ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the test suite on another Node version, from the npm registry's `node` package:
-#   scripts/test-node.sh 24      (after `npm test`, which built dist/ on the machine's Node)
+#   scripts/test-node.sh 26      (after `npm test`, which built dist/ on the machine's Node)
 # Its node comes first on PATH, so that what the tests start (the CLI, npx) runs on it too.
 # The dashboard's browser tests run once, in `npm test`: the page does not depend on the
 # server's Node version.

@@ -1,8 +1,15 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { readAllDiskUsage, readDiskUsage } from "../../src/core/clusters/disk-usage.ts";
 import { humanSize } from "../../src/cli/render/format.ts";
 import { alphaAndBravo, docker, engines, writeConfig } from "./helpers.ts";
+
+/** The suite's endpoint that takes connections and never answers. */
+const { clusters: suite } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
+  clusters: Array<{ name: string; host: string }>;
+};
+const hungHost = suite.find((cluster) => cluster.name === "hang")!.host;
 
 /** Disk usage, as docker system df reports it, of one cluster and of every cluster. */
 const fleet = await loadFleet({
@@ -10,6 +17,8 @@ const fleet = await loadFleet({
     clusters: [
       ...alphaAndBravo(),
       { name: "hang", host: "tcp://127.0.0.1:9", timeoutMs: 300, diskUsageTimeoutMs: 600 },
+      // Disk usage's long limit is longer than the test's: only the cluster's own may apply.
+      { name: "hung", host: hungHost, timeoutMs: 300, diskUsageTimeoutMs: 60_000 },
     ],
   }),
 });
@@ -58,11 +67,19 @@ describe("disk usage", () => {
     expect(body.clusters.map((entry) => entry.cluster.name)).toEqual(["alpha", "bravo"]);
     expect(body.errors.map(({ cluster, error }) => [cluster.name, error.code])).toEqual([
       ["hang", expect.stringMatching(/^ENGINE_(TIMEOUT|UNREACHABLE)$/)],
+      ["hung", "ENGINE_TIMEOUT"],
     ]);
     const bravo = body.clusters[1]!.summary.find((row) => row.type === "Local Volumes")!;
     expect(bravo.total).toBe(
       (await docker(engines.adminB, "volume", "ls", "-q")).split("\n").filter(Boolean).length,
     );
+  });
+
+  it("of an engine that does not answer at all fails at the cluster's time limit, not disk usage's", async () => {
+    await expect(readDiskUsage("hung", { fleet })).rejects.toMatchObject({
+      code: "ENGINE_TIMEOUT",
+      message: expect.stringMatching(/did not answer within 300 ms$/),
+    });
   });
 
   it("refuses a kind it does not know", async () => {

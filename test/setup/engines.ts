@@ -45,7 +45,8 @@ async function engineState(host: string): Promise<string> {
 
 /** Start engines A and B with their fixtures, a dead and a hanging endpoint, and a config naming all four. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const tmp = await mkdtemp(join(tmpdir(), "docklens-test-"));
+  // In the run's own temp dir (temp-dir.ts), under a short name: engines' sockets are below it.
+  const tmp = await mkdtemp(join(tmpdir(), "engines-"));
   const dirA = join(tmp, "engine-a");
   const dirB = join(tmp, "engine-b");
   const dirP = join(tmp, "podman");

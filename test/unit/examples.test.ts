@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,25 +82,80 @@ describe("the deployment examples", () => {
     for (const flag of flagsOf(keys.ExecStart!.split(/\s+/))) expect(options, flag).toContain(flag);
   });
 
-  it("the compose file and the Kubernetes manifests parse and name only options serve has", async () => {
+  it("the compose file and the Kubernetes manifests parse, run the image, and name only options serve has", async () => {
     const options = await serveOptions();
     const [compose] = await yamlDocuments("compose.yaml");
-    for (const flag of flagsOf(compose!.services.docklens.command))
-      expect(options, flag).toContain(flag);
-    const [deployment, service] = await yamlDocuments("kubernetes.yaml");
-    expect(deployment).toMatchObject({
-      kind: "Deployment",
+    const service = compose!.services.docklens;
+    // The image is built once from the repository: nothing is downloaded at start.
+    expect(service).toMatchObject({ build: "../..", image: "docklens:0.1.0" });
+    expect(service.command[0]).toBe("serve");
+    for (const flag of flagsOf(service.command)) expect(options, flag).toContain(flag);
+    const [deployment, k8sService] = await yamlDocuments("kubernetes.yaml");
+    const pod = deployment!.spec.template;
+    expect(deployment!.kind).toBe("Deployment");
+    expect(pod.spec.containers[0].image).toMatch(/\/docklens:0\.1\.0$/);
+    expect(pod.spec.containers[0].command).toBeUndefined();
+    expect(pod.spec.containers[0].args[0]).toBe("serve");
+    for (const flag of flagsOf(pod.spec.containers[0].args)) expect(options, flag).toContain(flag);
+    expect(k8sService).toMatchObject({
+      kind: "Service",
+      metadata: { labels: { app: "docklens" } },
+      spec: { selector: { app: "docklens" } },
+    });
+    for (const text of [compose, deployment].map((doc) => JSON.stringify(doc)))
+      expect(text).not.toMatch(/npx|node:\d/);
+  });
+
+  it("Prometheus scrapes the Kubernetes Service with the token /metrics wants", async () => {
+    const [deployment] = await yamlDocuments("kubernetes.yaml");
+    // An annotation makes Prometheus scrape without a token, to a 401.
+    expect(JSON.stringify(deployment)).not.toContain("prometheus.io/scrape");
+    const tokenRef = deployment!.spec.template.spec.containers[0].env.find(
+      (each: { name: string }) => each.name === "DOCKLENS_TOKEN",
+    ).valueFrom.secretKeyRef;
+    const [monitor] = await yamlDocuments("servicemonitor.yaml");
+    expect(monitor).toMatchObject({
+      kind: "ServiceMonitor",
       spec: {
-        template: {
-          metadata: {
-            annotations: { "prometheus.io/scrape": "true", "prometheus.io/path": "/metrics" },
+        selector: { matchLabels: { app: "docklens" } },
+        endpoints: [
+          {
+            port: "http",
+            path: "/metrics",
+            authorization: { type: "Bearer", credentials: tokenRef },
           },
-        },
+        ],
       },
     });
-    expect(service).toMatchObject({ kind: "Service", spec: { selector: { app: "docklens" } } });
-    for (const flag of flagsOf(deployment!.spec.template.spec.containers[0].command))
-      expect(options, flag).toContain(flag);
+  });
+
+  it("the image's Dockerfile builds in two stages, copies only what exists, and runs serve unprivileged", async () => {
+    const root = join(examples, "..");
+    const lines = (await readFile(join(root, "Dockerfile"), "utf8"))
+      .replace(/\\\n/g, " ")
+      .split("\n")
+      .filter((line) => line && !line.startsWith("#"));
+    const from = lines.filter((line) => line.startsWith("FROM "));
+    expect(from).toEqual(["FROM node:22-slim AS build", "FROM node:22-slim"]);
+    // What it copies from the repository is there, and what it leaves out is ignored.
+    for (const line of lines.filter((each) => /^COPY (?!--from)/.test(each)))
+      for (const source of line.split(/\s+/).slice(1, -1))
+        await expect(stat(join(root, source)), source).resolves.toBeDefined();
+    const ignored = (await readFile(join(root, ".dockerignore"), "utf8")).split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["node_modules", "dist", ".git"]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "RUN npm ci --no-audit --no-fund",
+        expect.stringMatching(/^RUN npm install --global --omit=dev .*docklens\.tgz/),
+        "USER node",
+        'ENTRYPOINT ["docklens"]',
+      ]),
+    );
+    // The default command is serve, with options it has.
+    const cmd = JSON.parse(lines.find((line) => line.startsWith("CMD "))!.slice(4)) as string[];
+    expect(cmd[0]).toBe("serve");
+    const options = await serveOptions();
+    for (const flag of flagsOf(cmd)) expect(options, flag).toContain(flag);
   });
 });
 

@@ -60,8 +60,9 @@ export interface DiskUsageOptions extends CoreOptions {
 /**
  * A cluster's disk usage, as `docker system df` shows it: the engine's `/system/df` and its
  * summary. The engine walks every layer and volume for it, so the call has its own time limit
- * (the cluster's `diskUsageTimeoutMs`, default 60 s) and concurrent identical requests share one
- * call. Only the kinds asked for are asked of engines whose API takes `type` (1.42 and later).
+ * (the cluster's `diskUsageTimeoutMs`, default 60 s), once the engine answered its `/version`
+ * within the cluster's `timeoutMs`; concurrent identical requests share one call. Only the kinds
+ * asked for are asked of engines whose API takes `type` (1.42 and later).
  * @example
  * ```ts
  * const { summary } = await readDiskUsage("prod", { fleet, types: ["image", "volume"] });
@@ -124,11 +125,11 @@ async function diskUsageOf(
   options: DiskUsageOptions,
 ): Promise<DiskUsageResult> {
   const wanted = options.types?.length ? [...new Set(options.types)].sort() : undefined;
-  // Only a narrowed call needs to know whether the engine takes `type`.
-  const narrowed =
-    wanted && apiAtLeast((await readEngineVersion(cluster, options)).ApiVersion, TYPE_PARAM_API)
-      ? wanted
-      : undefined;
+  // The long limit is for an engine that works on the answer: one that does not answer at all
+  // fails at the cluster's own limit, asked its `/version` (a shared read) first. Its API also
+  // says whether `/system/df` takes `type`.
+  const { ApiVersion } = await readEngineVersion(cluster, options);
+  const narrowed = wanted && apiAtLeast(ApiVersion, TYPE_PARAM_API) ? wanted : undefined;
   const raw = await callEngine(
     cluster,
     async (docker, signal) =>
