@@ -5,7 +5,9 @@ import { dialEngine } from "../../src/core/engine/engine.ts";
 import { openEngineStream } from "../../src/core/engine/engine-stream.ts";
 import { loadFleet, resolveCluster } from "../../src/core/engine/fleet.ts";
 import { MAX_ENGINE_STREAMS } from "../../src/core/engine/engine-client.ts";
-import { engines, writeConfig } from "./helpers.ts";
+import { MAX_LINE_LENGTH } from "../../src/core/containers/container-output.ts";
+import { followContainerLogs } from "../../src/core/containers/logs.ts";
+import { docker, engines, writeConfig } from "./helpers.ts";
 import { noEngineStreamsLeft, raw, serverForFile, startServer } from "./server-helpers.ts";
 
 /** What serve answers without a token (DNS rebinding, other sites), and its limits on streams. */
@@ -199,6 +201,31 @@ describe("streams", () => {
       fleet.close();
     }
     expect(await noEngineStreamsLeft()).toBe(0);
+  });
+});
+
+describe("followed lines", () => {
+  it("a line without a newline comes in pieces of at most MAX_LINE_LENGTH, each with its time, never joined without end", async () => {
+    const name = "lens-long-line";
+    // 2.5 MB of one line, then nothing: its end never comes.
+    const script = "head -c 2500000 /dev/zero | tr '\\0' a; sleep 100000";
+    await docker(engines.hostA, "run", "-d", "--name", name, "local/busybox:1", "sh", "-c", script);
+    const fleet = await loadFleet({ configPath: engines.configPath });
+    const controller = new AbortController();
+    try {
+      const lines = await followContainerLogs(
+        { cluster: "alpha", name },
+        { fleet, signal: controller.signal, query: { tail: "all", timestamps: true } },
+      );
+      const got = [];
+      for await (const line of lines) if (got.push(line) === 2) break;
+      expect(got.map((line) => line.text.length)).toEqual([MAX_LINE_LENGTH, MAX_LINE_LENGTH]);
+      expect(got.every((line) => /^a+$/.test(line.text) && /^\d{4}-/.test(line.time!))).toBe(true);
+    } finally {
+      controller.abort();
+      fleet.close();
+      await docker(engines.hostA, "rm", "-f", name);
+    }
   });
 });
 
