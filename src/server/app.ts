@@ -13,7 +13,7 @@ import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
-import { checkQueryNames, invalidQuery } from "../core/query.ts";
+import { checkQueryNames } from "../core/query.ts";
 import { sinceLastEvent } from "../core/clusters/events.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
@@ -21,7 +21,7 @@ import { createMetrics } from "./metrics.ts";
 import { Streamed, Text, type ApiRoute } from "./api-route.ts";
 import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
-import type { QueryParam } from "./query-params.ts";
+import { checkBounds } from "./query-params.ts";
 import { ALLOW } from "./refusals.ts";
 import { formatRequestLog, loggedTarget, type RequestLog } from "./request-log.ts";
 import { createExposure } from "./exposure.ts";
@@ -281,22 +281,6 @@ function preflight(event: H3Event): Promise<void> {
 /** The request target as the client sent it; h3 rewrites `event.path` decoded. */
 function rawUrl(event: H3Event): string {
   return event.node.req.originalUrl ?? event.node.req.url ?? "/";
-}
-
-/**
- * The bounds the OpenAPI document gives repeatable parameters, enforced: at most `maxItems`
- * values, each at most `maxLength` characters (docs/http-interface.md, "Query strings").
- */
-function checkBounds(lists: Record<string, string[]>, params: Record<string, QueryParam>): void {
-  for (const [name, values] of Object.entries(lists)) {
-    const schema = params[name]?.schema as
-      { maxItems?: number; items?: { maxLength?: number } } | undefined;
-    if (schema?.maxItems !== undefined && values.length > schema.maxItems)
-      invalidQuery(name, `at most ${schema.maxItems} values, got ${values.length}`);
-    const maxLength = schema?.items?.maxLength;
-    if (maxLength !== undefined && values.some((value) => [...value].length > maxLength))
-      invalidQuery(name, `a value is at most ${maxLength} characters`);
-  }
 }
 
 function shorten(path: string): string {
