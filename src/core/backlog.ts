@@ -1,44 +1,47 @@
 import { DocklensError } from "./errors.ts";
 
-/** What one slow reader may leave unread of a stream: at most 16 MiB, of lines of any count below `items`. */
+/** What one slow reader may leave unread of a stream, in bytes, unless told otherwise: 16 MiB. */
 export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /** The bounds of a {@link Backlog}. */
 export interface BacklogBounds {
   /** Items held at most. */
   items: number;
-  /** Their sizes added up, at most (default {@link MAX_BACKLOG_BYTES}). */
+  /** Their sizes added up, at most; default {@link MAX_BACKLOG_BYTES}. */
   bytes?: number;
 }
 
 /**
- * The items a reader has not taken yet, bounded both in count and in bytes: a count alone lets a
- * reader that does not read hold thousands of megabyte lines. `push` refuses an item that would
- * pass either bound (and keeps nothing of it): the stream then ends for that reader with
- * {@link Backlog.tooSlow}, as docs/http-interface.md ("Streams") says of a client that falls
- * behind. `sizeOf` is what an item costs, in bytes (its text's length, say).
+ * The count of what a reader has not taken yet, bounded both in items and in bytes: a count of
+ * items alone lets a reader that does not read hold thousands of megabyte lines. It holds no
+ * items itself, so that it fits whatever holds them (a queue, a reorder window and a queue, one
+ * queue per reader of a shared stream): `add` the size of each item held, `remove` it when the
+ * reader takes the item. `add` refuses an item that would pass either bound: the stream then
+ * ends for that reader with {@link Backlog.tooSlow}, as docs/http-interface.md ("Streams") says
+ * of a client that falls behind.
  * @example
  * ```ts
- * const held = new Backlog<MergedLogLine>({ items: 10_000 }, (line) => line.text.length);
- * if (!held.push(line)) throw held.tooSlow("follow again with since set to the last line's time");
+ * const backlog = new Backlog({ items: 10_000 });
+ * if (!backlog.add(line.text.length)) throw backlog.tooSlow("follow again with since set");
+ * queue.push(line);
+ * // … the reader takes it:
+ * backlog.remove(queue.shift()!.text.length);
  * ```
  */
-export class Backlog<T> {
-  readonly #items: T[] = [];
-  readonly #sizes: number[] = [];
+export class Backlog {
+  readonly #maxItems: number;
   readonly #maxBytes: number;
+  #items = 0;
   #bytes = 0;
 
-  constructor(
-    readonly bounds: BacklogBounds,
-    private readonly sizeOf: (item: T) => number,
-  ) {
+  constructor(bounds: BacklogBounds) {
+    this.#maxItems = bounds.items;
     this.#maxBytes = bounds.bytes ?? MAX_BACKLOG_BYTES;
   }
 
   /** Items held. */
-  get length(): number {
-    return this.#items.length;
+  get items(): number {
+    return this.#items;
   }
 
   /** Their sizes added up. */
@@ -46,22 +49,18 @@ export class Backlog<T> {
     return this.#bytes;
   }
 
-  /** Hold `item` at the end; `false`, and nothing held, when that would pass a bound. */
-  push(item: T): boolean {
-    const size = this.sizeOf(item);
-    if (this.#items.length >= this.bounds.items || this.#bytes + size > this.#maxBytes)
-      return false;
-    this.#items.push(item);
-    this.#sizes.push(size);
+  /** Count one more item of `size` bytes; `false`, and nothing counted, past either bound. */
+  add(size: number): boolean {
+    if (this.#items >= this.#maxItems || this.#bytes + size > this.#maxBytes) return false;
+    this.#items++;
     this.#bytes += size;
     return true;
   }
 
-  /** The first item held, taken out; `undefined` when none is. */
-  shift(): T | undefined {
-    if (!this.#items.length) return undefined;
-    this.#bytes -= this.#sizes.shift()!;
-    return this.#items.shift();
+  /** Count out an item of `size` bytes that the reader took. */
+  remove(size: number): void {
+    this.#items--;
+    this.#bytes -= size;
   }
 
   /** The `CLIENT_TOO_SLOW` of a reader that let this fill up, naming both bounds, and what to do. */
@@ -70,7 +69,7 @@ export class Backlog<T> {
     const bytes = Number.isInteger(mib) ? `${mib} MiB` : `${this.#maxBytes} bytes`;
     return new DocklensError(
       "CLIENT_TOO_SLOW",
-      `this client fell ${this.bounds.items} items or ${bytes} behind; ${hint}`,
+      `this client fell ${this.#maxItems} items or ${bytes} behind; ${hint}`,
     );
   }
 }

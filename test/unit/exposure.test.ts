@@ -145,15 +145,16 @@ describe("bounds in bytes", () => {
     ]);
   });
 
-  it("a backlog holds items up to a count and up to a number of bytes, whichever comes first", () => {
-    const held = new Backlog<string>({ items: 3, bytes: 10 }, (item) => item.length);
-    expect([held.push("aaaa"), held.push("bbbb"), held.push("ccc")]).toEqual([true, true, false]);
-    expect([held.length, held.bytes]).toEqual([2, 8]);
-    expect(held.shift()).toBe("aaaa");
-    expect([held.push("cc"), held.push("d"), held.push("e")]).toEqual([true, true, false]);
-    expect(held.tooSlow("follow again").message).toBe(
+  it("a backlog counts items up to a count and up to a number of bytes, whichever comes first", () => {
+    const backlog = new Backlog({ items: 3, bytes: 10 });
+    expect([backlog.add(4), backlog.add(4), backlog.add(3)]).toEqual([true, true, false]);
+    expect([backlog.items, backlog.bytes]).toEqual([2, 8]);
+    backlog.remove(4);
+    expect([backlog.add(2), backlog.add(1), backlog.add(0)]).toEqual([true, true, false]);
+    expect(backlog.tooSlow("follow again").message).toBe(
       "this client fell 3 items or 10 bytes behind; follow again",
     );
-    expect(held.tooSlow("x").code).toBe("CLIENT_TOO_SLOW");
+    expect(backlog.tooSlow("x").code).toBe("CLIENT_TOO_SLOW");
+    expect(new Backlog({ items: 1 }).tooSlow("x").message).toMatch(/1 items or 16 MiB behind/);
   });
 });
