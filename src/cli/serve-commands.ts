@@ -25,8 +25,14 @@ export const SERVE_COMMANDS = [
         description: "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)",
       },
       {
+        flags: "--allowed-host <name>",
+        description:
+          "without a token, answer this host name too (repeatable; .example.com: every name under it)",
+        parse: (value: string, all: string[] = []) => [...all, value],
+      },
+      {
         flags: "--cors <origin>",
-        description: "let a browser page from this origin read responses",
+        description: "let a browser page from this origin (scheme://host[:port]) read responses",
       },
       {
         flags: "--show-secrets",

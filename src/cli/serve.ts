@@ -1,9 +1,10 @@
 import { setMaxListeners } from "node:events";
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { createServer, isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
+import { allowedHostProblem, corsProblem, HOST_NAME } from "../server/exposure.ts";
 import type { CommandOptions } from "../operations/command.ts";
 
 /** Options of `docklens serve` (docs/http-interface.md, "Running the server"). */
@@ -12,6 +13,8 @@ export interface ServeOptions extends CommandOptions {
   port: string;
   token?: string;
   cors?: string;
+  /** Host names answered without a token, beside loopback, addresses and `host`. */
+  allowedHost?: string[];
   quiet?: boolean;
   showSecrets?: boolean;
   /** PEM certificate and key: serve HTTPS. */
@@ -35,6 +38,8 @@ export async function serve(options: ServeOptions): Promise<void> {
       `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`,
     );
   const hostname = await listenAddress(options.host);
+  for (const name of options.allowedHost ?? [])
+    usageCheck("--allowed-host", allowedHostProblem(name));
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
     throw new DocklensError(
       "INVALID_CONFIG",
@@ -69,6 +74,11 @@ export async function serve(options: ServeOptions): Promise<void> {
     { listen },
   ] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
+  if (options.cors !== undefined)
+    usageCheck(
+      "--cors",
+      corsProblem(options.cors, Boolean(token) || Boolean(fleet.config.tokens?.length)),
+    );
   // The log names the token where it came from: the flag, or the environment.
   const tokenName = options.token === undefined ? "DOCKLENS_TOKEN" : "--token";
   const log = options.quiet
@@ -89,6 +99,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     signal: shutdown.signal,
     ...(token ? { token, tokenName } : {}),
     ...(options.cors ? { cors: options.cors } : {}),
+    // The name serve was told to listen on is one it is reached by.
+    allowedHosts: [...(isIP(options.host) ? [] : [options.host]), ...(options.allowedHost ?? [])],
     ...(options.showSecrets ? { showSecrets: true } : {}),
   });
   const loopback = /^(127\.|::1$|::ffff:127\.)/.test(hostname);
@@ -172,15 +184,17 @@ export async function serve(options: ServeOptions): Promise<void> {
   process.exit(0);
 }
 
-const LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?";
-/** A host name as RFC 1123 has it, whose last label is not all digits (`127.0.0.256` is none). */
-const HOST_NAME = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)*(?!\\d+\\.?$)${LABEL}\\.?$`);
+/** A usage error naming `flag` when there is a `problem`. */
+function usageCheck(flag: string, problem: string | undefined): void {
+  if (problem) throw new DocklensError("INVALID_CONFIG", `${flag}: ${problem}`);
+}
 
 /**
  * The address `--host` names, resolved here, so that listhen is handed an IP address: given
  * anything it finds malformed, listhen warns and listens on every interface instead
  * (docs/http-interface.md, "Running the server"). A host that is neither a host name nor an IP
- * address, or that does not resolve, is a usage error naming the flag.
+ * address, that does not resolve, or whose address is not one of this machine's (where listhen
+ * would say it found no free port) is a usage error naming the flag.
  */
 async function listenAddress(host: string): Promise<string> {
   const refuse = (why: string) =>
@@ -188,14 +202,24 @@ async function listenAddress(host: string): Promise<string> {
   // A zone (`fe80::1%eth0`) is not an address listhen takes as it is.
   if (isIP(host)) {
     if (!/^[\d.:a-fA-F]+$/.test(host)) throw refuse("expected an IP address without a zone");
-    return host;
-  }
-  if (!HOST_NAME.test(host)) throw refuse("expected a host name or an IP address");
+  } else if (!HOST_NAME.test(host)) throw refuse("expected a host name or an IP address");
+  let address = host;
   try {
-    return (await lookup(host)).address;
+    if (!isIP(host)) address = (await lookup(host)).address;
   } catch (error) {
     throw refuse(`the name does not resolve (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
+  // Bound and closed at once, on any port: no traffic leaves, and no port is held.
+  const probe = createServer();
+  const bound = await new Promise<string | undefined>((resolve) => {
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code));
+    probe.listen(0, address, () => probe.close(() => resolve(undefined)));
+  });
+  if (bound === "EADDRNOTAVAIL")
+    throw refuse(
+      `not an address of this machine${address === host ? "" : ` (the name resolves to ${address})`}`,
+    );
+  return address;
 }
 
 /**

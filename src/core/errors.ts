@@ -2,7 +2,10 @@
  * The error codes (docs/http-interface.md, "Error codes"). Among them: `INVALID_CONFIG`, which
  * only the CLI and `serve` start-up report; `AMBIGUOUS_NAME`, an id prefix that several items
  * share; `SHUTTING_DOWN`, the closing line of a stream that `serve` ended as it stopped;
- * `CLIENT_TOO_SLOW`, that of an event stream whose client fell too far behind; `LISTEN_FAILED`,
+ * `CLIENT_TOO_SLOW`, that of an event stream whose client fell too far behind; `HOST_NOT_ALLOWED`
+ * and `ORIGIN_NOT_ALLOWED`, a request without a token from a name or a web page `serve` does not
+ * answer; `TOO_MANY_STREAMS`, a client at its cap of open streams; `STREAM_POOL_FULL`, docklens's
+ * own pool of engine streams of a cluster full (never blamed on the engine); `LISTEN_FAILED`,
  * `serve` finding its address taken or refused; and `INTERNAL_ERROR`, a bug in docklens (never a
  * stack trace).
  */
@@ -11,6 +14,8 @@ export type ErrorCode =
   | "INVALID_QUERY"
   | "INVALID_CONFIG"
   | "UNAUTHORIZED"
+  | "HOST_NOT_ALLOWED"
+  | "ORIGIN_NOT_ALLOWED"
   | "CLUSTER_NOT_FOUND"
   | "CONTAINER_NOT_FOUND"
   | "IMAGE_NOT_FOUND"
@@ -25,6 +30,8 @@ export type ErrorCode =
   | "ENGINE_TIMEOUT"
   | "SHUTTING_DOWN"
   | "CLIENT_TOO_SLOW"
+  | "TOO_MANY_STREAMS"
+  | "STREAM_POOL_FULL"
   | "LISTEN_FAILED"
   | "INTERNAL_ERROR";
 
@@ -33,6 +40,8 @@ const STATUS: Record<ErrorCode, number> = {
   INVALID_QUERY: 400,
   INVALID_CONFIG: 500,
   UNAUTHORIZED: 401,
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   CLUSTER_NOT_FOUND: 404,
   CONTAINER_NOT_FOUND: 404,
   IMAGE_NOT_FOUND: 404,
@@ -47,6 +56,8 @@ const STATUS: Record<ErrorCode, number> = {
   ENGINE_TIMEOUT: 504,
   SHUTTING_DOWN: 503,
   CLIENT_TOO_SLOW: 503,
+  TOO_MANY_STREAMS: 429,
+  STREAM_POOL_FULL: 503,
   LISTEN_FAILED: 500,
   INTERNAL_ERROR: 500,
 };

@@ -13,7 +13,7 @@ import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
-import { checkQueryNames, invalidQuery } from "../core/query.ts";
+import { checkQueryNames } from "../core/query.ts";
 import { sinceLastEvent } from "../core/clusters/events.ts";
 import { matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
@@ -21,9 +21,11 @@ import { createMetrics } from "./metrics.ts";
 import { Streamed, Text, type ApiRoute } from "./api-route.ts";
 import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
-import type { QueryParam } from "./query-params.ts";
+import { checkBounds } from "./query-params.ts";
 import { ALLOW } from "./refusals.ts";
 import { formatRequestLog, loggedTarget, type RequestLog } from "./request-log.ts";
+import { createExposure } from "./exposure.ts";
+import { createStreamCap, MAX_STREAMS, streams } from "./stream-cap.ts";
 
 export { formatRequestLog, type RequestLog } from "./request-log.ts";
 export { MAX_HEADER_BYTES, refuseConnect, refuseUnreadable } from "./refusals.ts";
@@ -39,8 +41,18 @@ export interface CreateAppOptions {
   token?: string;
   /** What the request log calls `token` (never its value): by default `--token`. */
   tokenName?: string;
-  /** Allow this origin to read responses from a browser (CORS); off when unset. */
+  /**
+   * Allow this origin (`scheme://host[:port]`) to read responses from a browser (CORS); off when
+   * unset. `*` only beside a token.
+   */
   cors?: string;
+  /**
+   * Without a token, the host names answered beside addresses, `localhost` and the config's
+   * `allowedHosts` (docs/http-interface.md, "Without a token"); `.example.com` for every name under it.
+   */
+  allowedHosts?: string[];
+  /** Streams one client (a token, or an address without one) may hold open; else the config's `maxStreams`, else 64. */
+  maxStreams?: number;
   /**
    * Show sensitive environment values in container detail (docs/http-interface.md, "Secrets");
    * defaults to the config's.
@@ -88,6 +100,9 @@ export function createApp(options: CreateAppOptions): App {
     process.env,
     options.tokenName,
   );
+  const { config } = options.fleet;
+  const { cors, refuse } = createExposure({ ...options, config, token: Boolean(authorize) });
+  const openStream = createStreamCap(options.maxStreams ?? config.maxStreams ?? MAX_STREAMS);
   // One view of the clusters per scoped token, made once: a token's clusters do not change.
   const views = new Map<string, Fleet>();
   const fleetOf = (access: Access | undefined) => {
@@ -100,8 +115,8 @@ export function createApp(options: CreateAppOptions): App {
     onRequest(event) {
       setResponseHeader(event, "X-Content-Type-Options", "nosniff");
       setResponseHeader(event, "Cache-Control", "no-store");
-      if (options.cors) {
-        setResponseHeader(event, "Access-Control-Allow-Origin", options.cors);
+      if (cors) {
+        setResponseHeader(event, "Access-Control-Allow-Origin", cors);
         setResponseHeader(event, "Vary", "Origin");
       }
       const start = performance.now();
@@ -116,7 +131,12 @@ export function createApp(options: CreateAppOptions): App {
           const status = event.node.res.statusCode;
           const entry: RequestLog = {
             method: event.method,
-            path: shorten(loggedTarget(rawUrl(event), status < 400)),
+            path: shorten(
+              loggedTarget(
+                rawUrl(event),
+                status < 400 ? (event.context.declared as Set<string>) : undefined,
+              ),
+            ),
             status,
             ms: Math.round(performance.now() - start),
             ...(event.context.token ? { token: event.context.token as string } : {}),
@@ -160,8 +180,10 @@ export function createApp(options: CreateAppOptions): App {
     defineEventHandler(async (event) => {
       const target = rawUrl(event);
       const pathname = target.split("?")[0]!;
+      const refused = refuse?.(event.node.req.headers);
+      if (refused) throw refused;
       // Browsers send CORS preflights without the token; they get the same answer on any path.
-      if (event.method === "OPTIONS" && options.cors) return preflight(event);
+      if (event.method === "OPTIONS" && cors) return preflight(event);
       // The dashboard's own files hold no engine data: they need no token (the page asks for one).
       const page = dashboard?.(event, pathname);
       if (page) return page;
@@ -184,6 +206,8 @@ export function createApp(options: CreateAppOptions): App {
         );
       const { route, params } = match;
       event.context.route = route.path;
+      // The log writes values of these alone: a token pasted in another parameter stays out.
+      event.context.declared = new Set(Object.keys(route.query ?? {}));
       if (event.method !== "GET" && event.method !== "HEAD") {
         setResponseHeader(event, "Allow", ALLOW);
         throw new DocklensError(
@@ -204,6 +228,9 @@ export function createApp(options: CreateAppOptions): App {
       const lastEventId = event.node.req.headers["last-event-id"];
       if (route.headers?.["Last-Event-ID"] && typeof lastEventId === "string")
         query.since = sinceLastEvent(lastEventId);
+      // Counted before any engine stream opens; the client's token, else its address.
+      if (streams(route, query))
+        openStream(access?.token ?? `@${event.node.req.socket.remoteAddress}`, event.node.res);
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
       const result = await keepCause(() =>
@@ -254,22 +281,6 @@ function preflight(event: H3Event): Promise<void> {
 /** The request target as the client sent it; h3 rewrites `event.path` decoded. */
 function rawUrl(event: H3Event): string {
   return event.node.req.originalUrl ?? event.node.req.url ?? "/";
-}
-
-/**
- * The bounds the OpenAPI document gives repeatable parameters, enforced: at most `maxItems`
- * values, each at most `maxLength` characters (docs/http-interface.md, "Query strings").
- */
-function checkBounds(lists: Record<string, string[]>, params: Record<string, QueryParam>): void {
-  for (const [name, values] of Object.entries(lists)) {
-    const schema = params[name]?.schema as
-      { maxItems?: number; items?: { maxLength?: number } } | undefined;
-    if (schema?.maxItems !== undefined && values.length > schema.maxItems)
-      invalidQuery(name, `at most ${schema.maxItems} values, got ${values.length}`);
-    const maxLength = schema?.items?.maxLength;
-    if (maxLength !== undefined && values.some((value) => [...value].length > maxLength))
-      invalidQuery(name, `a value is at most ${maxLength} characters`);
-  }
 }
 
 function shorten(path: string): string {

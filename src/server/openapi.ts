@@ -51,6 +51,10 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
       ...(route.errors.includes("INVALID_QUERY") ? [] : (["INVALID_QUERY"] as const)),
       "METHOD_NOT_ALLOWED",
       ...(options.token && !route.public ? (["UNAUTHORIZED"] as const) : []),
+      // Without a token, a name or a web page serve does not answer (docs/http-interface.md, "Without a token").
+      ...(options.token ? [] : (["HOST_NOT_ALLOWED", "ORIGIN_NOT_ALLOWED"] as const)),
+      // A client at its cap of streams; docklens's own engine streams of a cluster all taken.
+      ...(route.ndjson ? (["TOO_MANY_STREAMS", "STREAM_POOL_FULL"] as const) : []),
     ];
     // A stream is NDJSON, or Server-Sent Events for a client that asks for them.
     const ndjson = route.ndjson

@@ -5,7 +5,7 @@ import { TAIL } from "../core/containers/logs.ts";
 import { PS_ARGS } from "../core/containers/processes.ts";
 import { FILTER_KEYS, filterPattern } from "../core/engine/filters.ts";
 import { NAME_PATTERN } from "../core/names.ts";
-import { BOOLEAN_VALUES, TIME, unanchored } from "../core/query.ts";
+import { BOOLEAN_VALUES, invalidQuery, TIME, unanchored } from "../core/query.ts";
 import type { QueryDecl } from "../operations/route.ts";
 
 /** A query parameter: what it does, and the JSON Schema of exactly the values the route accepts. */
@@ -109,5 +109,24 @@ export function queryParam(decl: QueryDecl): QueryParam {
           maxLength: decl.maxLength,
         },
       };
+  }
+}
+
+/**
+ * The bounds the OpenAPI document gives repeatable parameters, enforced: at most `maxItems`
+ * values, each at most `maxLength` characters (docs/http-interface.md, "Query strings").
+ */
+export function checkBounds(
+  lists: Record<string, string[]>,
+  params: Record<string, QueryParam>,
+): void {
+  for (const [name, values] of Object.entries(lists)) {
+    const schema = params[name]?.schema as
+      { maxItems?: number; items?: { maxLength?: number } } | undefined;
+    if (schema?.maxItems !== undefined && values.length > schema.maxItems)
+      invalidQuery(name, `at most ${schema.maxItems} values, got ${values.length}`);
+    const maxLength = schema?.items?.maxLength;
+    if (maxLength !== undefined && values.some((value) => [...value].length > maxLength))
+      invalidQuery(name, `a value is at most ${maxLength} characters`);
   }
 }

@@ -5,8 +5,8 @@ export interface RequestLog {
   method: string;
   /**
    * The request target, cut to 200 characters: the path, and the query's parameter names, with
-   * their values only for a request that was served and names that do not say token, key, secret
-   * or password (docs/http-interface.md, "Running the server").
+   * their values only for a request that was served, of parameters its route declares, whose
+   * names do not say token, key, secret or password (docs/http-interface.md, "Running the server").
    */
   path: string;
   status: number;
@@ -29,11 +29,12 @@ const SECRET_NAME = /token|key|secret|passw/i;
 
 /**
  * The request target as the log writes it: the path, and each query parameter by name; a value
- * only when the request was `served` and its name says nothing secret. A refused request may
- * carry anything (a token pasted in the wrong place), and it is refused, so its values tell an
- * operator little.
+ * only of a parameter in `declared` (those the route that served the request declares; none for
+ * a refused request) whose name says nothing secret. A refused request, or a parameter the route
+ * ignores, may carry anything (a token pasted in the wrong place, `?t=`), and tells an operator
+ * little.
  */
-export function loggedTarget(target: string, served: boolean): string {
+export function loggedTarget(target: string, declared: ReadonlySet<string> | undefined): string {
   const start = target.indexOf("?");
   if (start === -1) return target;
   const params = target
@@ -48,7 +49,9 @@ export function loggedTarget(target: string, served: boolean): string {
       } catch {
         // A name that does not decode might say anything: its value is not written.
       }
-      return served && decoded !== undefined && !SECRET_NAME.test(decoded) ? param : name;
+      return decoded !== undefined && declared?.has(decoded) && !SECRET_NAME.test(decoded)
+        ? param
+        : name;
     });
   return `${target.slice(0, start)}?${params.join("&")}`;
 }

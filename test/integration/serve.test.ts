@@ -103,7 +103,7 @@ describe("docklens serve", () => {
       .filter((entry) => entry.method);
     expect(lines.map((entry) => [entry.path, entry.status, entry.token])).toEqual([
       ["/detail?token", 401, undefined],
-      ["/detail?token&x=1&%4Bey&db_password", 200, "DOCKLENS_TOKEN"],
+      ["/detail?token&x&%4Bey&db_password", 200, "DOCKLENS_TOKEN"],
       ["/list/containers?cluster&api_key", 400, "DOCKLENS_TOKEN"],
       ["/list/containers?cluster=alpha&filter=name%3Dnope", 200, "DOCKLENS_TOKEN"],
       ["/list/containers?cluster", 404, "DOCKLENS_TOKEN"],
@@ -196,6 +196,95 @@ describe("docklens serve", () => {
     } finally {
       child.kill("SIGTERM");
       await once(child, "exit");
+    }
+  });
+
+  it("refuses a --host that is not an address of this machine: exit 2, not listhen's 'no available port'", async () => {
+    // Bound on any port for a moment, which sends nothing anywhere.
+    const result = await cli([
+      "serve",
+      "--config",
+      engines.configPath,
+      "--port",
+      "0",
+      "--host",
+      "10.99.99.99",
+    ]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toBe(
+      'docklens: --host: not an address of this machine, got "10.99.99.99"\n',
+    );
+  });
+
+  it("--cors takes one origin, and * only beside a token; --allowed-host takes host names: else exit 2", async () => {
+    for (const cors of [
+      "*",
+      "null",
+      "not a url",
+      "https://a.example https://b.example",
+      "https://a.example/path",
+      "ftp://a.example",
+      "",
+    ]) {
+      const result = await cli([
+        "serve",
+        "--config",
+        engines.configPath,
+        "--port",
+        "0",
+        "--cors",
+        cors,
+      ]);
+      expect({ cors, code: result.code, stdout: result.stdout }).toEqual({
+        cors,
+        code: 2,
+        stdout: "",
+      });
+      expect(result.stderr).toMatch(/^docklens: --cors: /);
+    }
+    expect(
+      (await cli(["serve", "--config", engines.configPath, "--port", "0", "--cors", "*"])).stderr,
+    ).toMatch(/needs a token/);
+    for (const name of ["not a host", "*.example", "https://a.example", ""]) {
+      const result = await cli([
+        "serve",
+        "--config",
+        engines.configPath,
+        "--port",
+        "0",
+        "--allowed-host",
+        name,
+      ]);
+      expect({ name, code: result.code }).toEqual({ name, code: 2 });
+      expect(result.stderr).toMatch(/^docklens: --allowed-host: expected a host name/);
+    }
+    // A token makes * acceptable; the origin and the allowed hosts are served as given.
+    const starred = await spawnServe(["--cors", "*", "--token", "t0k"]);
+    const named = await spawnServe([
+      "--cors",
+      "https://ops.example:8443",
+      "--allowed-host",
+      "docklens.test",
+      "--allowed-host",
+      ".corp.test",
+    ]);
+    try {
+      const port = (line: string) => Number(/:(\d+)$/.exec(line)![1]);
+      const star = await raw(port(starred.line), "/healthz");
+      expect(star.headers["access-control-allow-origin"]).toBe("*");
+      for (const host of ["docklens.test", "a.corp.test:80"]) {
+        const answer = await raw(port(named.line), "/list/cluster", { headers: { host } });
+        expect({ host, status: answer.status }).toEqual({ host, status: 200 });
+        expect(answer.headers["access-control-allow-origin"]).toBe("https://ops.example:8443");
+      }
+      expect(
+        (await raw(port(named.line), "/list/cluster", { headers: { host: "evil.test" } })).status,
+      ).toBe(403);
+    } finally {
+      for (const { child } of [starred, named]) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
     }
   });
 

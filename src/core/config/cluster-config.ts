@@ -74,6 +74,10 @@ export interface DocklensConfig {
   skipped?: SkippedContext[];
   /** Tokens of `serve` that see only some clusters; none without a config file. */
   tokens?: ScopedToken[];
+  /** Host names `serve` without a token answers beside its own (docs/http-interface.md, "Without a token"). */
+  allowedHosts?: string[];
+  /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
+  maxStreams?: number;
 }
 
 /** A docker context docklens cannot use, and its warning line. */

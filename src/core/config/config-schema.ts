@@ -160,6 +160,14 @@ const configSchema = z
       contexts: flag,
       discover: flag,
       tokens: z.optional(z.array(tokenSchema, { error: "expected an array of tokens" })),
+      // Checked where serve uses them (server/exposure.ts), which says what a host name is.
+      allowedHosts: z.optional(z.array(text, { error: "expected an array of host names" })),
+      maxStreams: z.optional(
+        integer.check(
+          z.minimum(1, "expected at least 1"),
+          z.maximum(10_000, "expected at most 10000"),
+        ),
+      ),
     },
     { error: "expected an object with a `clusters` array" },
   )
@@ -272,6 +280,13 @@ export interface DocklensConfigInput {
   discover?: boolean;
   /** Tokens of `serve` that see only some clusters. */
   tokens?: TokenInput[];
+  /**
+   * Host names `serve` without a token answers beside loopback, addresses and its `--host`
+   * (docs/http-interface.md, "Without a token"); `.example.com` for every name under it.
+   */
+  allowedHosts?: string[];
+  /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
+  maxStreams?: number;
 }
 
 /** `true` when `A` and `B` are the same type, property by property. */
@@ -325,6 +340,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
+  const { allowedHosts, maxStreams } = parsed.data;
   clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -349,6 +365,8 @@ export function normalizeConfig(
     source,
     showSecrets: showSecrets ?? false,
     ...(maxSelection === undefined ? {} : { maxSelection }),
+    ...(allowedHosts ? { allowedHosts } : {}),
+    ...(maxStreams === undefined ? {} : { maxStreams }),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),

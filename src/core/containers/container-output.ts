@@ -17,6 +17,8 @@ export interface OutputDecoderOptions {
   multiplexed: boolean;
   /** Each line starts with the engine's RFC 3339 timestamp and a space. */
   timestamps: boolean;
+  /** The longest line, in characters (beside its timestamp); default {@link MAX_LINE_LENGTH}. */
+  maxLineLength?: number;
 }
 
 /** Turns the engine's output bytes into lines; `push` chunks as they come, `end` once. */
@@ -26,14 +28,23 @@ export interface OutputDecoder {
 }
 
 const HEADER = 8;
+/**
+ * The longest line docklens joins, in characters: a longer one comes as several lines of this
+ * length, each with the line's time. The engine cuts lines at 16 KiB and docklens joins the
+ * pieces; without a bound, a container writing without a newline would grow one string for as
+ * long as it writes, for each of its followers.
+ */
+export const MAX_LINE_LENGTH = 1024 * 1024;
 const TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) ?/;
 
 /**
  * Decode the engine's container output. A frame may be split across chunks and a chunk may hold
  * many frames; a line may be split across frames, and a UTF-8 character across chunks. TTY output
- * (`\r\n` line ends) comes unframed and is all stdout.
+ * (`\r\n` line ends) comes unframed and is all stdout. A line longer than `maxLineLength` comes
+ * in pieces of that length.
  */
 export function createOutputDecoder(options: OutputDecoderOptions): OutputDecoder {
+  const maxLength = options.maxLineLength ?? MAX_LINE_LENGTH;
   let pending: Buffer = Buffer.alloc(0);
   // `open`: the last frame ended inside a line, which the engine cut at 16 KiB.
   const streams = {
@@ -41,9 +52,23 @@ export function createOutputDecoder(options: OutputDecoderOptions): OutputDecode
     stderr: { decoder: new StringDecoder("utf8"), partial: "", open: false },
   };
 
+  /** `raw` as lines of at most `maxLength` characters (beside the timestamp each one repeats). */
+  const cut = (raw: string): string[] => {
+    const pieces: string[] = [];
+    for (;;) {
+      const stamp = options.timestamps ? (TIMESTAMP.exec(raw)?.[0] ?? "") : "";
+      if (raw.length - stamp.length <= maxLength) return [...pieces, raw];
+      // Never between the two halves of a surrogate pair.
+      const high = /[\uD800-\uDBFF]/.test(raw[stamp.length + maxLength - 1]!);
+      const end = stamp.length + maxLength - (high ? 1 : 0);
+      pieces.push(raw.slice(0, end));
+      raw = stamp + raw.slice(end);
+    }
+  };
+
   const toLines = (name: OutputLine["stream"], text: string, flush: boolean): OutputLine[] => {
     const state = streams[name];
-    const parts = (state.partial + text).split("\n");
+    const parts = (state.partial + text).split("\n").flatMap(cut);
     state.partial = parts.pop()!;
     if (flush && state.partial) parts.push(state.partial);
     if (flush) state.partial = "";

@@ -11,6 +11,9 @@ import type { ClusterConfig } from "../config/cluster-config.ts";
  */
 const MAX_SOCKETS = { call: 16, stream: 256, sample: 64 } as const;
 
+/** Engine streams a cluster holds open at most: past them, docklens refuses (engine-stream.ts). */
+export const MAX_ENGINE_STREAMS = MAX_SOCKETS.stream;
+
 /** A dockerode client and how to close its idle connections. */
 export interface EngineClient {
   docker: Dockerode;
@@ -91,7 +94,16 @@ export async function createEngineClient(
       servername: "",
     } as import("node:http").AgentOptions);
   }
-  if (agent) options.agent = agent;
+  if (agent) {
+    // docker-modem writes util.inspect(request options, { depth: null }) for its debug log on
+    // every request, logging on or not: with the agent in them, that walks every open socket, so
+    // each new request of a cluster with a hundred open streams cost seconds of CPU, and calls
+    // timed out as if the engine were slow. The agent shows as its name alone.
+    Object.defineProperty(agent, Symbol.for("nodejs.util.inspect.custom"), {
+      value: () => `[docklens agent of ${cluster.name} (${purpose})]`,
+    });
+    options.agent = agent;
+  }
   return { docker: withoutDockerHost(() => new Docker(options)), close: () => agent?.destroy() };
 }
 
