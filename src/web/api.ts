@@ -3,6 +3,7 @@
 // The token lives in sessionStorage (this tab, until it closes) and only ever goes out in the
 // Authorization header, never in a URL, where logs and history would keep it.
 import { shallowRef } from "vue";
+import { forgetClusters } from "./clusters.ts";
 import type { ErrorBody } from "./types.ts";
 
 const TOKEN_KEY = "docklens.token";
@@ -44,6 +45,7 @@ function readToken(): string {
 /** Keep `token` for this tab's session and load every view again with it. */
 export function setToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
+  forgetClusters();
   hasToken.value = true;
   tokenWanted.value = false;
   tokenGeneration.value++;
@@ -52,6 +54,7 @@ export function setToken(token: string): void {
 /** Forget the token: on a shared machine, before walking away. The next call asks again. */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+  forgetClusters();
   hasToken.value = false;
   tokenNotice.value = "";
   tokenGeneration.value++;

@@ -32,3 +32,12 @@ export function rememberClusters(clusters: readonly ClusterRef[]): void {
     // Storage refused: the next visit is a first one.
   }
 }
+
+/** Forget the clusters: another token may see others. */
+export function forgetClusters(): void {
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // Storage refused: there was nothing kept.
+  }
+}

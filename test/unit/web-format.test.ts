@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { containerStatus, eventTime, humanSize, stateTone } from "../../src/web/format.ts";
+import {
+  clockTicks,
+  containerStatus,
+  eventTime,
+  humanSize,
+  stateTone,
+  TIME_STEPS,
+} from "../../src/web/format.ts";
 
 describe("the page's words and figures", () => {
   // What `docker images` prints for these sizes (go-units' HumanSizeWithPrecision, 3 digits).
@@ -41,5 +48,13 @@ describe("a container page's badge", () => {
 describe("an event's time", () => {
   it("has its date and a 24-hour clock", () => {
     expect(eventTime(new Date(2026, 10, 25, 13, 5, 9))).toBe("2026-11-25 13:05:09");
+  });
+});
+
+describe("the stats graph's time axis", () => {
+  it("ticks whole seconds at least, labelled as a 24-hour clock", () => {
+    expect(TIME_STEPS.every((step) => Number.isInteger(step) && step >= 1)).toBe(true);
+    const at = new Date(2026, 10, 25, 13, 5, 9).getTime() / 1000;
+    expect(clockTicks(undefined, [at, at + 5])).toEqual(["13:05:09", "13:05:14"]);
   });
 });
