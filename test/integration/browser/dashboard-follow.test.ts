@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { loadFleet } from "../../../src/core/engine/fleet.ts";
 import { docker, engines, writeConfig } from "../helpers.ts";
-import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
+import { axeViolations, backgroundOf, dashboardForFile, openPage, unique } from "./browser.ts";
 
 /**
  * The dashboard keeping up with its engines (issue 29): a hung engine holds up only its own
@@ -142,12 +142,10 @@ describe("the live pill", () => {
       const pill = page.getByTestId("live");
       await expect.poll(() => pill.textContent(), { timeout: 15_000 }).toMatch(/retrying/);
       const good = page.locator(".badge.good").first();
-      const background = (locator: typeof pill) =>
-        locator.evaluate((node) => getComputedStyle(node).backgroundColor);
-      expect(await background(pill)).not.toBe(await background(good));
+      expect(await backgroundOf(pill)).not.toBe(await backgroundOf(good));
       await page.unroute("**/events?*");
       await expect.poll(() => pill.textContent(), { timeout: 15_000 }).toBe("live");
-      expect(await background(pill)).toBe(await background(good));
+      expect(await backgroundOf(pill)).toBe(await backgroundOf(good));
       expect(await axeViolations(page)).toEqual([]);
     } finally {
       await watched.close();

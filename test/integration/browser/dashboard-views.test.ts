@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadFleet } from "../../../src/core/engine/fleet.ts";
 import { docker, engines } from "../helpers.ts";
 import { startServer } from "../server-helpers.ts";
-import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
+import { axeViolations, backgroundOf, dashboardForFile, openPage, unique } from "./browser.ts";
 
 /**
  * What a new user hit in the dashboard (issue 29, items 3, 7, 8 and 10 to 14): badge colours, a
@@ -23,11 +23,6 @@ const overflow = (page: Page) =>
     const root = (globalThis as any).document.documentElement;
     return root.scrollWidth - root.clientWidth;
   });
-const background = (page: Page, selector: string) =>
-  page
-    .locator(selector)
-    .first()
-    .evaluate((node) => getComputedStyle(node).backgroundColor);
 
 describe("state badges", () => {
   it.each(["light", "dark"] as const)(
@@ -44,14 +39,12 @@ describe("state badges", () => {
           const listed = row.locator(".badge");
           await listed.waitFor();
           const tone = await listed.getAttribute("class");
-          const colour = await listed.evaluate((node) => getComputedStyle(node).backgroundColor);
+          const colour = await backgroundOf(listed);
           await page.goto(`${dash.url}/#/cluster/alpha/container/${name}`);
           const shown = page.getByTestId("state");
           await shown.waitFor();
           expect(await shown.getAttribute("class"), name).toBe(tone);
-          expect(await shown.evaluate((node) => getComputedStyle(node).backgroundColor)).toBe(
-            colour,
-          );
+          expect(await backgroundOf(shown)).toBe(colour);
         }
         expect(await axeViolations(page)).toEqual([]);
       } finally {
@@ -227,7 +220,7 @@ describe("the lists", () => {
     expect(await status.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
     const search = page.getByTestId("search");
     const [room, needed] = await search.evaluate((input: any) => {
-      const style = getComputedStyle(input);
+      const style = (globalThis as any).getComputedStyle(input);
       const canvas = (globalThis as any).document.createElement("canvas").getContext("2d");
       canvas.font = `${style.fontSize} ${style.fontFamily}`;
       const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
