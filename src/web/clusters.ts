@@ -7,7 +7,7 @@ import type { ClusterRef } from "./types.ts";
 // Per page address: two servers behind one host under different paths have their own fleets.
 const KEY = `docklens.clusters:${location.pathname}`;
 
-/** The clusters remembered from the last visit, in id order; empty on a first visit. */
+/** The clusters remembered from the last visit, in the server's order; empty on a first visit. */
 export function knownClusters(): ClusterRef[] {
   try {
     const value: unknown = JSON.parse(localStorage.getItem(KEY) ?? "[]");
@@ -23,9 +23,9 @@ export function knownClusters(): ClusterRef[] {
   }
 }
 
-/** Remember `clusters` (ids and names only) for the next visit. */
+/** Remember `clusters` (ids and names only, in their order) for the next visit. */
 export function rememberClusters(clusters: readonly ClusterRef[]): void {
-  const list = [...clusters].sort((a, b) => a.id - b.id).map(({ id, name }) => ({ id, name }));
+  const list = clusters.map(({ id, name }) => ({ id, name }));
   try {
     localStorage.setItem(KEY, JSON.stringify(list));
   } catch {
