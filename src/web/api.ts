@@ -3,6 +3,7 @@
 // The token lives in sessionStorage (this tab, until it closes) and only ever goes out in the
 // Authorization header, never in a URL, where logs and history would keep it.
 import { shallowRef } from "vue";
+import { forgetClusters } from "./clusters.ts";
 import type { ErrorBody } from "./types.ts";
 
 const TOKEN_KEY = "docklens.token";
@@ -15,6 +16,11 @@ export class ApiError extends Error {
     readonly status = 0,
   ) {
     super(message);
+  }
+
+  /** As the server's error bodies say it: `{ code, message }`. */
+  toBody(): ErrorBody {
+    return { code: this.code as ErrorBody["code"], message: this.message };
   }
 }
 
@@ -39,6 +45,7 @@ function readToken(): string {
 /** Keep `token` for this tab's session and load every view again with it. */
 export function setToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
+  forgetClusters();
   hasToken.value = true;
   tokenWanted.value = false;
   tokenGeneration.value++;
@@ -47,6 +54,7 @@ export function setToken(token: string): void {
 /** Forget the token: on a shared machine, before walking away. The next call asks again. */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+  forgetClusters();
   hasToken.value = false;
   tokenNotice.value = "";
   tokenGeneration.value++;
@@ -69,10 +77,33 @@ export function withQuery(path: string, query: Record<string, string | string[] 
   return parts.length ? `${path}?${parts.join("&")}` : path;
 }
 
+/**
+ * The address of an API path, relative to the page: behind a reverse proxy that serves docklens
+ * under `/docklens/`, `/list/cluster` is asked as `/docklens/list/cluster`.
+ */
+export const apiUrl = (path: string): string => path.replace(/^\//, "");
+
+/** Why a token cannot go in a header (fetch takes only bytes 0x00-0xFF there), or ''. */
+export function tokenProblem(token: string): string {
+  return /^[\x21-\x7e]+$/.test(token)
+    ? ""
+    : "That token is not valid: a token is printable ASCII, without spaces. Enter it again.";
+}
+
 async function request(path: string, accept: string, signal?: AbortSignal): Promise<Response> {
+  const token = readToken();
+  const problem = token && tokenProblem(token);
+  if (problem) {
+    // It would fail in fetch as a TypeError, as if the server were down, again and again.
+    sessionStorage.removeItem(TOKEN_KEY);
+    hasToken.value = false;
+    tokenNotice.value = problem;
+    tokenWanted.value = true;
+    throw new ApiError("INVALID_TOKEN", problem);
+  }
   let response: Response;
   try {
-    response = await fetch(path, { headers: headers(accept), signal: signal ?? null });
+    response = await fetch(apiUrl(path), { headers: headers(accept), signal: signal ?? null });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError("NETWORK", `docklens serve cannot be reached (${String(error)})`);

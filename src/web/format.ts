@@ -59,6 +59,47 @@ export function timeAgo(iso: string, now = Date.now()): string {
   return `${seconds} seconds ago`;
 }
 
+/**
+ * `value` as Go's `%.<precision>g` prints it: the CLI's sizes go through it. Rounds to even on
+ * an exact tie (JavaScript's toPrecision rounds it up), and switches to `1e+03` where Go does.
+ */
+function goG(value: number, precision: number): string {
+  let text = value.toPrecision(precision);
+  // A tie is exact only when the decimal digits past the precision are a single 5.
+  const exact = value.toPrecision(precision + 20).replace(/e.*/, "");
+  const digits = exact.replace(/^[^1-9]*|\./g, "");
+  if (/^5(0*)$/.test(digits.slice(precision))) {
+    const down = Number(digits.slice(0, precision)) % 2 === 0;
+    if (down) text = (value - Math.abs(value) * Number.EPSILON * 4).toPrecision(precision);
+  }
+  const [mantissa, power = "0"] = Number(text)
+    .toExponential(precision - 1)
+    .split("e");
+  const exponent = Number(power);
+  const trim = (digits: string) => (digits.includes(".") ? digits.replace(/\.?0+$/, "") : digits);
+  if (exponent < -4 || exponent >= precision) {
+    const sign = exponent < 0 ? "-" : "+";
+    return `${trim(mantissa!)}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
+  return trim(Number(text).toFixed(Math.max(0, precision - 1 - exponent)));
+}
+
+/**
+ * Bytes in decimal units, as `docker images` prints them (go-units' `HumanSizeWithPrecision`
+ * with 3 digits: `1.98MB`). Empty for what is not a number.
+ */
+export function humanSize(value: number | undefined, precision = 3): string {
+  if (value === undefined || !Number.isFinite(value)) return "";
+  const units = ["B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
+  let size = value;
+  let unit = 0;
+  while (size >= 1000 && unit < units.length - 1) {
+    size /= 1000;
+    unit++;
+  }
+  return `${goG(size, precision)}${units[unit]}`;
+}
+
 /** Bytes as `1.5 MiB`. */
 export function bytes(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return "";
@@ -79,3 +120,43 @@ export const shortId = (id: string): string => id.replace(/^sha256:/, "").slice(
 export function queryString(value: unknown): string {
   return typeof value === "string" ? value : Array.isArray(value) ? String(value[0] ?? "") : "";
 }
+
+/**
+ * The words of docker ps's STATUS that colour a badge, from an inspect body's `State`: the
+ * container page then colours its badge as the list does (`Exited (3)` red, `(unhealthy)` red).
+ */
+export function containerStatus(state: {
+  Status: string;
+  ExitCode?: number;
+  Paused?: boolean;
+  Health?: { Status?: string } | null;
+}): string {
+  if (state.Status === "exited") return `Exited (${state.ExitCode ?? 0})`;
+  const health = state.Health?.Status;
+  if (state.Paused) return "Up (Paused)";
+  if (health === "starting") return "Up (health: starting)";
+  if (health === "healthy" || health === "unhealthy") return `Up (${health})`;
+  return state.Status === "running" ? "Up" : state.Status;
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** A moment as `2026-11-25 01:56:03`, local time, 24-hour, with its date: for the events view. */
+export function eventTime(date: Date): string {
+  return (
+    `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ` +
+    `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
+  );
+}
+
+/** A moment (Unix seconds) as `13:05:09`, local time: the stats graph's time axis. */
+export const clockTime = (seconds: number): string => {
+  const date = new Date(seconds * 1000);
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+};
+
+/** The stats graph's ticks, in the form uPlot asks for their labels. */
+export const clockTicks = (_chart: unknown, ticks: number[]): string[] => ticks.map(clockTime);
+
+/** The steps between the stats graph's time ticks, in seconds: whole ones, never 0.2 s. */
+export const TIME_STEPS = [1, 5, 10, 15, 30, 60, 120, 300];

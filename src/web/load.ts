@@ -24,7 +24,13 @@ export function useLoad<T>(read: (signal: AbortSignal) => Promise<T>, source?: W
       if (controller === current) loading.value = false;
     }
   }
-  if (source) watch(source, () => void reload());
+  // Another thing to read: what was read of the last one goes at once, never shown under it.
+  if (source)
+    watch(source, () => {
+      data.value = undefined;
+      error.value = "";
+      void reload();
+    });
   void reload();
   onBeforeUnmount(() => controller?.abort());
   return { data, error, loading, reload };

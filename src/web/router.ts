@@ -40,6 +40,12 @@ const routes: RouteRecordRaw[] = [
     meta: { title: "Networks" },
   },
   {
+    path: "/cluster/:cluster/:kind(image|volume|network)/:name",
+    name: "object",
+    component: () => import("./views/ObjectView.vue"),
+    meta: { title: "Detail" },
+  },
+  {
     path: "/drift",
     name: "drift",
     component: () => import("./views/DriftView.vue"),

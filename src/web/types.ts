@@ -16,6 +16,7 @@ export type {
   ContainerItem,
   ErrorBody,
   ImageItem,
+  InspectClusterResult,
   InspectContainerResult,
   ListClustersResult,
   ListNetworksResult,

@@ -6,7 +6,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { CreateAppOptions } from "../../../src/server/app.ts";
 import { startServer, type TestServer } from "../server-helpers.ts";
@@ -167,3 +173,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes)}`);
 }
+
+/** The background colour the browser computed for the first element of `locator`. */
+export const backgroundOf = (locator: Locator): Promise<string> =>
+  locator
+    .first()
+    .evaluate((node) => String((globalThis as any).getComputedStyle(node).backgroundColor));

@@ -64,6 +64,25 @@ describe("a server with a token", () => {
     expect(await page.getByLabel("Token", { exact: true }).count()).toBe(0);
   });
 
+  it("says a token that cannot be sent (not ASCII) is not valid, and asks again", async () => {
+    const page = await dash.open("#/", undefined, ASKED);
+    const field = page.getByLabel("Token", { exact: true });
+    await field.fill("tökén");
+    await page.getByRole("button", { name: "Use token" }).click();
+    await expect.poll(() => page.locator(".notice").textContent()).toMatch(/not valid/);
+    expect(await field.count()).toBe(1);
+    // One kept from before (another page's) is refused the same way, never as a network error.
+    await page.evaluate(() =>
+      (globalThis as any).sessionStorage.setItem("docklens.token", "tökén"),
+    );
+    await page.reload();
+    await expect.poll(() => page.locator(".notice").textContent()).toMatch(/not valid/);
+    expect(await page.locator("main").textContent()).not.toMatch(/NETWORK/);
+    await field.fill(FULL);
+    await page.getByRole("button", { name: "Use token" }).click();
+    await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(4);
+  });
+
   it("forgets the token on demand, and asks again", async () => {
     const page = await signIn("#/", FULL);
     await expect.poll(() => page.locator("[data-cluster-state]").count()).toBe(4);

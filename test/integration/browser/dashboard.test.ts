@@ -143,8 +143,8 @@ describe("the containers view", () => {
     await expect
       .poll(() => page.locator("tr.group th").allTextContents())
       .toEqual([
-        expect.stringMatching(/^\s*no project/),
         expect.stringMatching(/^\s*shop\s*\(1\)/),
+        expect.stringMatching(/^\s*no project/),
       ]);
   });
 
