@@ -94,12 +94,17 @@ export const processes: Operation = {
         description: "arguments of ps on the engine's host",
         default: "-ef",
       },
+      {
+        flags: "--show-secrets",
+        description: "allow ps's e and show NAME=value words that look like secrets",
+      },
     ],
     examples: [["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']],
     call: async (args, options, coreOptions) =>
       (await import("../core/containers/processes.ts")).listProcesses(itemArgs(args), {
         ...coreOptions,
         psArgs: options.psArgs,
+        ...(options.showSecrets ? { showSecrets: true } : {}),
       }),
     view: (render) => render.processesTable,
   }),
