@@ -6,6 +6,7 @@ import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/c
 import { COMMON_OPTIONS } from "../operations/parts.ts";
 import { OPERATION_COMMANDS } from "../operations/table.ts";
 import { commandIndex, normalizeArgs } from "./argv.ts";
+import { escapeControls } from "./render/escape.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 
 /** The commands, in the order the help lists them. */
@@ -191,7 +192,7 @@ function exitCodeOf(error: unknown): number {
       flag && err.message?.startsWith(`${param}:`)
         ? `${flag}${err.message.slice(param.length)}`
         : err.message;
-    process.stderr.write(`docklens: ${message}\n`);
+    process.stderr.write(`docklens: ${escapeControls(message ?? "")}\n`);
     // A malformed argument (INVALID_NAME: `../x`) or flag value (INVALID_QUERY: --tail x) is a
     // usage error, like a bad config; lookups and engines that fail are errors (1).
     return USAGE_ERRORS.has(err.code ?? "") ? 2 : 1;

@@ -66,6 +66,7 @@ export const attach: Operation = {
     examples: [["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]],
     call: async (args, _, coreOptions) =>
       (await import("../core/containers/attach.ts")).attachContainer(itemArgs(args), coreOptions),
+    raw: true,
     view: (render) => render.outputLine,
   }),
 };
@@ -210,6 +211,7 @@ export const containerLogs: Operation = {
         ? followContainerLogs(ref, { ...coreOptions, query })
         : readContainerLogs(ref, { ...coreOptions, query });
     },
+    raw: true,
     view: (render, options) => {
       const merged = render.createMergedLogsView(Boolean(options.timestamps));
       // A selection's lines and bodies carry their cluster, or (a body) its errors.
