@@ -5,7 +5,7 @@ import pkg from "../../package.json" with { type: "json" };
 import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/command.ts";
 import { COMMON_OPTIONS } from "../operations/parts.ts";
 import { OPERATION_COMMANDS } from "../operations/table.ts";
-import { commandIndex, normalizeArgs } from "./argv.ts";
+import { commandIndex, groupHelp, normalizeArgs } from "./argv.ts";
 import { escapeControls } from "./render/escape.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 
@@ -130,6 +130,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
   });
+  const help = groupHelp(argv.slice(2));
+  if (help) return void process.stdout.write(help);
   const args = normalizeArgs(argv.slice(2));
   const program = createProgram(args[commandIndex(args)]);
   for (const command of [program, ...allCommands(program)]) {

@@ -22,6 +22,7 @@ import { Streamed } from "./route.ts";
 import {
   clustersOf,
   OPTIONAL_CONTAINER,
+  requireMatches,
   selectionCheck,
   SELECTION_OPTIONS,
   selectionOptions,
@@ -196,6 +197,7 @@ export const containerLogs: Operation = {
           ...flags,
           ...(options.grep !== undefined ? { grep: options.grep } : {}),
         });
+        await requireMatches(selection, options);
         if (!query.follow) return readMergedLogs({ ...selection, query });
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
         return followMergedLogs({ ...selection, query });
@@ -273,6 +275,7 @@ export const containerStats: Operation = {
       if (name === undefined) {
         const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
         const selection = await selectionOptions(cluster, options, coreOptions);
+        await requireMatches(selection, options, true);
         return options.stream === false ? readAllStats(selection) : streamAllStats(selection);
       }
       const { readContainerStats, streamContainerStats } = await stats();

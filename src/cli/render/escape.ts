@@ -10,16 +10,18 @@ const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /**
  * `text` with each control character written as Go's JSON writes it: `\n`, `\r`, `\t`, else
- * `\u001b` and the like.
+ * `\u001b` and the like; with `keepLines`, newlines and tabs stay (text a view laid out itself,
+ * such as JSON, whose strings hold none).
  * @example
  * ```ts
  * escapeControls("\u001b]0;title\u0007"); // "\\u001b]0;title\\u0007"
  * ```
  */
-export function escapeControls(text: string): string {
-  return text.replace(
-    CONTROLS,
-    (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+export function escapeControls(text: string, { keepLines = false } = {}): string {
+  return text.replace(CONTROLS, (c) =>
+    keepLines && (c === "\n" || c === "\t")
+      ? c
+      : (SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
   );
 }
 

@@ -5,6 +5,7 @@ export { escapeControls, escapeStrings } from "./escape.ts";
 export * from "./clusters.ts";
 export * from "./containers.ts";
 export * from "./details.ts";
+export * from "./inspect.ts";
 export * from "./lists.ts";
 export * from "./streams.ts";
 export * from "./selection.ts";
