@@ -75,6 +75,7 @@ export const OPERATIONS: Operation[] = [
   config,
   index,
   ...DETAIL_OPERATIONS,
+  inspect,
 ];
 
 /** The commands of the operations, in the order the help lists them. */
