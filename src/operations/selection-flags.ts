@@ -69,7 +69,10 @@ export async function requireMatches(
 ): Promise<void> {
   const { selectContainers } = await import("../core/containers/selection.ts");
   const { containers, errors } = await selectContainers({ ...selection, running });
-  if (containers.length) return;
+  const { resolveClusters } = await import("../core/engine/fleet.ts");
+  // When no cluster answered, the command says so as every command across clusters does.
+  if (containers.length || errors.length === resolveClusters(selection.clusters, selection).length)
+    return;
   const { DocklensError } = await import("../core/errors.ts");
   const chosen = [
     ...selection.clusters.map((cluster) => `cluster ${cluster}`),
