@@ -42,7 +42,8 @@ other docker context by its name, and "podman" when a Podman socket exists
 (docklens config shows them).
 
 Docker's words work too: container ls is ps, image ls images, system df df,
-inspect detail, network ls networks, volume ls volumes.`;
+container inspect detail container, network ls networks, volume ls volumes;
+inspect <cluster> <name> is docker inspect.`;
 
 /**
  * The flag that is the query parameter `param` a core error names (`ps_args` is `--ps-args`), so
