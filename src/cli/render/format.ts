@@ -52,7 +52,9 @@ export function padDisplay(text: string, width: number): string {
  */
 export function renderTable(head: string[], rows: string[][], colors: ChalkInstance): string {
   const lines = [head, ...rows];
-  const widths = head.map((_, column) =>
+  // As many columns as the longest line: a row is never cut to the header.
+  const columns = Math.max(...lines.map((line) => line.length));
+  const widths = Array.from({ length: columns }, (_, column) =>
     Math.max(...lines.map((line) => displayWidth(line[column] ?? ""))),
   );
   return lines
