@@ -94,11 +94,24 @@ describe("inspect is docker inspect, of one cluster", () => {
     [["lens-net", "-f", "{{.Driver}} {{.Name}} {{json .IPAM.Config}}"]],
     [["web", "sick", "-f", "{{.Name}}"]],
     [["data", "--type", "volume", "-f", "{{.Name}}"]],
+    [["web", "-f", "{{.Config.Cmd}} {{.State.Pid | print}} {{.HostConfig.NetworkMode}}"]],
   ])("inspect alpha %j prints what docker inspect prints", async (args) => {
     const ours = await withConfig("inspect", "alpha", ...args);
     expect(ours.stderr).toBe("");
     expect(ours.stdout.trim()).toBe(await docker(engines.hostA, "inspect", ...args));
   });
+
+  it.each([["{{.Nope}}"], ["{{.State.Nope}}"]])(
+    "-f %s: a key the body does not have is docker's template error",
+    async (format) => {
+      const theirs = await docker(engines.hostA, "inspect", "web", "-f", format).catch(
+        (error: { stderr: string }) => error.stderr.trim(),
+      );
+      expect(theirs).toMatch(/^template parsing error: .*map has no entry for key/);
+      const ours = await withConfig("inspect", "alpha", "web", "-f", format);
+      expect(ours).toEqual({ code: 2, stdout: "", stderr: `docklens: ${theirs}\n` });
+    },
+  );
 
   it("without --format, a JSON array of the bodies as docker prints it, secrets hidden", async () => {
     const ours = await withConfig("inspect", "alpha", "lens-net");

@@ -19,10 +19,7 @@ export function inspectView(objects: object[], format?: string): string {
     return escapeControls(json, { keepLines: true });
   }
   const lines = objects.map((object) => {
-    const template = parseTemplate(format, FUNCTIONS, {
-      names: Object.keys(object),
-      type: "map[string]interface {}",
-    });
+    const template = parseTemplate(format, FUNCTIONS, { type: "map[string]interface {}" });
     return executeTemplate(template, object as TemplateData, FUNCTIONS);
   });
   return escapeControls(lines.join("\n"), { keepLines: true });
