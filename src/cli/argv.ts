@@ -26,8 +26,44 @@ export const DOCKER_WORDS: ReadonlyArray<readonly [docker: string, docklens: str
   ["volume inspect", "detail volume"],
   ["system df", "df"],
   ["system events", "events"],
-  ["inspect", "detail"],
+  ["inspect container", "detail container"],
+  ["inspect image", "detail image"],
+  ["inspect volume", "detail volume"],
+  ["inspect network", "detail network"],
+  ["inspect cluster", "detail cluster"],
 ];
+
+/**
+ * The groups of docker's words (`container`, `image`): alone, each prints its help, as docker's
+ * do. `inspect` is a command of its own, whose first word names a kind for `detail`.
+ */
+const GROUPS = [
+  ...new Set(
+    DOCKER_WORDS.map(([docker]) => docker.split(" ")[0]!).filter((word) => word !== "inspect"),
+  ),
+];
+
+/**
+ * A group of docker's words alone (`docklens container`, `docklens image --help`): its help,
+ * each docker command it has and the docklens command it is, for stdout (exit 0) as docker's
+ * groups print theirs; `undefined` for anything else.
+ */
+export function groupHelp(args: readonly string[]): string | undefined {
+  const at = commandIndex(args);
+  const group = args[at];
+  const rest = args.slice(at + 1);
+  if (at === -1 || !GROUPS.includes(group!) || rest.some((arg) => !/^(-h|--help)$/.test(arg)))
+    return undefined;
+  const words = DOCKER_WORDS.filter(([docker]) => docker.startsWith(`${group} `)).map(
+    ([docker, docklens]) => [docker.slice(group!.length + 1), `docklens ${docklens}`] as const,
+  );
+  const width = Math.max(...words.map(([word]) => word.length));
+  return (
+    `Usage: docklens ${group} COMMAND\n\n` +
+    `docker's ${group} commands, as docklens runs them:\n` +
+    `${words.map(([word, docklens]) => `  ${word.padEnd(width)}   ${docklens}`).join("\n")}\n`
+  );
+}
 
 /** The global options that take a value (`-c <path>`): their value is no command. */
 const VALUED = new Set(

@@ -5,7 +5,8 @@ import pkg from "../../package.json" with { type: "json" };
 import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/command.ts";
 import { COMMON_OPTIONS } from "../operations/parts.ts";
 import { OPERATION_COMMANDS } from "../operations/table.ts";
-import { commandIndex, normalizeArgs } from "./argv.ts";
+import { commandIndex, groupHelp, normalizeArgs } from "./argv.ts";
+import { escapeControls } from "./render/escape.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 
 /** The commands, in the order the help lists them. */
@@ -41,7 +42,8 @@ other docker context by its name, and "podman" when a Podman socket exists
 (docklens config shows them).
 
 Docker's words work too: container ls is ps, image ls images, system df df,
-inspect detail, network ls networks, volume ls volumes.`;
+container inspect detail container, network ls networks, volume ls volumes;
+inspect <cluster> <name> is docker inspect.`;
 
 /**
  * The flag that is the query parameter `param` a core error names (`ps_args` is `--ps-args`), so
@@ -129,6 +131,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // `docklens ... | head` closed the pipe: not an error.
   });
+  const help = groupHelp(argv.slice(2));
+  if (help) return void process.stdout.write(help);
   const args = normalizeArgs(argv.slice(2));
   const program = createProgram(args[commandIndex(args)]);
   for (const command of [program, ...allCommands(program)]) {
@@ -191,7 +195,7 @@ function exitCodeOf(error: unknown): number {
       flag && err.message?.startsWith(`${param}:`)
         ? `${flag}${err.message.slice(param.length)}`
         : err.message;
-    process.stderr.write(`docklens: ${message}\n`);
+    process.stderr.write(`docklens: ${escapeControls(message ?? "")}\n`);
     // A malformed argument (INVALID_NAME: `../x`) or flag value (INVALID_QUERY: --tail x) is a
     // usage error, like a bad config; lookups and engines that fail are errors (1).
     return USAGE_ERRORS.has(err.code ?? "") ? 2 : 1;

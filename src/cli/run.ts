@@ -35,12 +35,17 @@ export async function run(
     const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
     const view = render && spec.view!(render, options);
     const colors = render?.createColors();
+    // Views print engine data with its control characters escaped, but for a container's own
+    // output (`raw`: logs, attach), as docker's do.
     const text = (item: unknown, whole: boolean) =>
       view
-        ? view(item, colors!)
+        ? view(spec.raw ? item : render.escapeStrings(item), colors!)
         : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
     const warn = (item: unknown) =>
-      view && hooks.warnings?.(item).forEach((line) => process.stderr.write(`docklens: ${line}\n`));
+      view &&
+      hooks
+        .warnings?.(item)
+        .forEach((line) => process.stderr.write(`docklens: ${render.escapeControls(line)}\n`));
     /** A whole result, after `clear`; the error it carries is thrown once it is printed. */
     const print = async (result: unknown, clear = "") => {
       const error = await hooks.failure?.(result, coreOptions);

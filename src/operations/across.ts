@@ -49,7 +49,19 @@ export const ACROSS_OPERATIONS: Operation[] = [
           description:
             "stopped containers too; a status filter implies it (the JSON body always holds both lists)",
         },
-        { flags: "-q, --quiet", description: "only cluster/id, a line each" },
+        {
+          flags: "-q, --quiet",
+          description: "only ids, a line each: bare for one cluster named, else cluster/id",
+        },
+        {
+          flags: "-n, --last <n>",
+          description: "the n last created containers (all states), newest first, as docker ps -n",
+          parse: parseLast,
+        },
+        {
+          flags: "-l, --latest",
+          description: "the last created container (all states), as docker ps -l",
+        },
         { flags: "--no-trunc", description: "ids and commands whole" },
         SIZE_OPTION,
         {
@@ -84,10 +96,26 @@ export const ACROSS_OPERATIONS: Operation[] = [
           filters,
           size: wantsSize(options),
         });
+        const last = options.latest && options.last === undefined ? 1 : (options.last ?? 0);
+        // -n and -l: the last created of every state, as docker's; its JSON body holds them alone.
+        if (last > 0) {
+          const shown = lastCreated(body.containers, last);
+          const ids = new Set(shown.map((container) => container.Id));
+          if (options.json)
+            return {
+              ...body,
+              running: body.running.filter((item) => ids.has(item.Id)),
+              containers: shown,
+            };
+          return { ...body, shown, newest: true, oneCluster: clusters.length === 1 };
+        }
         // Without -a, the table lists what docker ps does; --json prints the route's body.
-        return options.json || options.all
-          ? body
-          : { ...body, shown: psDefault(body.containers, filters) };
+        if (options.json) return body;
+        return {
+          ...body,
+          shown: options.all ? body.containers : psDefault(body.containers, filters),
+          oneCluster: clusters.length === 1,
+        };
       },
       view: (render, options) => (result, colors) =>
         options.group
@@ -95,6 +123,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
           : render.psTable("shown" in result ? result.shown : result.containers, colors, {
               full: !options.trunc,
               ...(options.quiet ? { quiet: true } : {}),
+              ...("oneCluster" in result && result.oneCluster ? { oneCluster: true } : {}),
+              ...("newest" in result ? { newest: true } : {}),
               ...(options.format ? { format: options.format } : {}),
               ...(options.size ? { size: true } : {}),
             }),
@@ -119,6 +149,10 @@ export const ACROSS_OPERATIONS: Operation[] = [
       options: [
         filterOption("images"),
         {
+          flags: "-q, --quiet",
+          description: "only image ids, a line each: bare for one cluster named, else cluster/id",
+        },
+        {
           flags: "--format <template>",
           description:
             "docker's --format: a Go template a row ({{.Repository}}, {{json .}}), json, or " +
@@ -139,7 +173,16 @@ export const ACROSS_OPERATIONS: Operation[] = [
           : listAllImages({ ...coreOptions, clusters, filters });
       },
       view: (render, options) => (result, colors) =>
-        render.imagesTable(result.images, colors, options.format),
+        render.imagesTable(
+          result.images,
+          colors,
+          // docker images -q prints {{.ID}} a row; across clusters each says its cluster.
+          options.quiet
+            ? "errors" in result
+              ? "{{.Cluster}}/{{.ID}}"
+              : "{{.ID}}"
+            : options.format,
+        ),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
@@ -231,6 +274,21 @@ export const ACROSS_OPERATIONS: Operation[] = [
     }),
   },
 ];
+
+/** `-n`'s value: a whole number, as docker's flag takes it; 0 or less lists as without it. */
+function parseLast(value: string): number {
+  if (!/^-?\d+$/.test(value))
+    throw new Error(`expected a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/**
+ * The `n` last created containers, newest first, as `docker ps -n` lists them: by `Created`;
+ * of one second, in the engine's order (newest first, to the nanosecond), clusters by id.
+ */
+function lastCreated<T extends { Created: string }>(containers: readonly T[], n: number): T[] {
+  return [...containers].sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created)).slice(0, n);
+}
 
 /** `since` and `until` of the events, from the route's query or the command's flags. */
 async function times(given: { since?: string | undefined; until?: string | undefined }) {

@@ -92,6 +92,12 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
     options: O,
     coreOptions: CoreOptions,
   ): Promise<R | AsyncGenerator<R>> | R;
+  /**
+   * The view gets the data as it came: it prints a container's output as it comes (logs,
+   * attach), control characters and all, as docker's does, or escapes what it prints itself
+   * (inspect's JSON); every other view gets engine data with them escaped (render/escape.ts).
+   */
+  raw?: boolean;
   /** The view, made once per run (stats keeps what it drew last), of one result. */
   view?(this: void, render: Render, options: O): View<R>;
   hooks?(this: void, args: A, options: O): RunHooks<R>;

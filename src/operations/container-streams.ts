@@ -22,6 +22,7 @@ import { Streamed } from "./route.ts";
 import {
   clustersOf,
   OPTIONAL_CONTAINER,
+  requireMatches,
   selectionCheck,
   SELECTION_OPTIONS,
   selectionOptions,
@@ -66,6 +67,7 @@ export const attach: Operation = {
     examples: [["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]],
     call: async (args, _, coreOptions) =>
       (await import("../core/containers/attach.ts")).attachContainer(itemArgs(args), coreOptions),
+    raw: true,
     view: (render) => render.outputLine,
   }),
 };
@@ -94,12 +96,17 @@ export const processes: Operation = {
         description: "arguments of ps on the engine's host",
         default: "-ef",
       },
+      {
+        flags: "--show-secrets",
+        description: "allow ps's e and show NAME=value words that look like secrets",
+      },
     ],
     examples: [["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']],
     call: async (args, options, coreOptions) =>
       (await import("../core/containers/processes.ts")).listProcesses(itemArgs(args), {
         ...coreOptions,
         psArgs: options.psArgs,
+        ...(options.showSecrets ? { showSecrets: true } : {}),
       }),
     view: (render) => render.processesTable,
   }),
@@ -190,6 +197,7 @@ export const containerLogs: Operation = {
           ...flags,
           ...(options.grep !== undefined ? { grep: options.grep } : {}),
         });
+        await requireMatches(selection, options);
         if (!query.follow) return readMergedLogs({ ...selection, query });
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
         return followMergedLogs({ ...selection, query });
@@ -205,6 +213,7 @@ export const containerLogs: Operation = {
         ? followContainerLogs(ref, { ...coreOptions, query })
         : readContainerLogs(ref, { ...coreOptions, query });
     },
+    raw: true,
     view: (render, options) => {
       const merged = render.createMergedLogsView(Boolean(options.timestamps));
       // A selection's lines and bodies carry their cluster, or (a body) its errors.
@@ -266,6 +275,7 @@ export const containerStats: Operation = {
       if (name === undefined) {
         const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
         const selection = await selectionOptions(cluster, options, coreOptions);
+        await requireMatches(selection, options, true);
         return options.stream === false ? readAllStats(selection) : streamAllStats(selection);
       }
       const { readContainerStats, streamContainerStats } = await stats();

@@ -56,3 +56,33 @@ export async function selectionOptions(
     ...(options.project !== undefined ? { project: options.project } : {}),
   };
 }
+
+/**
+ * A selection that matches no container is an error (exit 1) saying so, not an empty answer (a
+ * misspelt `--project` would read as a quiet one); it names the clusters that could not be asked,
+ * where the containers may be. `running`: stats, which show running containers only.
+ */
+export async function requireMatches(
+  selection: Awaited<ReturnType<typeof selectionOptions>>,
+  options: SelectionFlags,
+  running = false,
+): Promise<void> {
+  const { selectContainers } = await import("../core/containers/selection.ts");
+  const { containers, errors } = await selectContainers({ ...selection, running });
+  const { resolveClusters } = await import("../core/engine/fleet.ts");
+  // When no cluster answered, the command says so as every command across clusters does.
+  if (containers.length || errors.length === resolveClusters(selection.clusters, selection).length)
+    return;
+  const { DocklensError } = await import("../core/errors.ts");
+  const chosen = [
+    ...selection.clusters.map((cluster) => `cluster ${cluster}`),
+    ...(options.project !== undefined ? [`--project ${options.project}`] : []),
+    ...(options.filter ?? []).map((filter) => `--filter ${filter}`),
+  ];
+  const failed = errors.map((error) => error.cluster.name);
+  throw new DocklensError(
+    "CONTAINER_NOT_FOUND",
+    `no ${running ? "running " : ""}container matches ${chosen.join(" ") || "the selection"}` +
+      (failed.length ? ` on the clusters that answered (not: ${failed.join(", ")})` : ""),
+  );
+}

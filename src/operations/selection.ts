@@ -174,9 +174,13 @@ export const SELECTION_OPERATIONS: Operation[] = [
         const { parseDiskUsageTypes, readAllDiskUsage, readDiskUsage } = await diskUsageCore();
         const types = parseDiskUsageTypes(options.type ?? []);
         // One cluster mirrors /list/:cluster/df; none or several, /list/df.
-        return clusters.length === 1
-          ? readDiskUsage(clusters[0]!, { ...coreOptions, types })
-          : readAllDiskUsage({ ...coreOptions, clusters, types });
+        if (clusters.length !== 1) return readAllDiskUsage({ ...coreOptions, clusters, types });
+        const body = await readDiskUsage(clusters[0]!, { ...coreOptions, types });
+        if (options.json) return body;
+        // The table's CLUSTER column names it, as it does with several.
+        const { resolveCluster } = await import("../core/engine/fleet.ts");
+        const { id, name } = resolveCluster(clusters[0]!, coreOptions);
+        return { ...body, cluster: { id, name } };
       },
       view: (render, options) => render.diskUsageView(Boolean(options.verbose)),
       hooks: ([clusters]) => acrossHooks(clusters),

@@ -4,6 +4,7 @@
 import { ACROSS_OPERATIONS } from "./across.ts";
 import type { AnyCommandSpec } from "./command.ts";
 import { DETAIL_COMMANDS, DETAIL_OPERATIONS } from "./details.ts";
+import { inspect } from "./inspect.ts";
 import { LIST_OPERATIONS } from "./lists.ts";
 import { commandsOf, routesOf, type Operation } from "./operation.ts";
 import { clusterDiskUsage, SELECTION_OPERATIONS } from "./selection.ts";
@@ -12,7 +13,8 @@ import { defineCommand } from "./parts.ts";
 const config: Operation = {
   command: defineCommand({
     name: ["config"],
-    description: "show the config file used (or why none) and where each cluster came from",
+    description:
+      "show the config file used (or why none), where each cluster came from, and the tokens' scopes",
     examples: [
       ["docklens config"],
       ["docklens config --json | jq '.clusters[] | {name, source, context}'"],
@@ -73,10 +75,12 @@ export const OPERATIONS: Operation[] = [
   config,
   index,
   ...DETAIL_OPERATIONS,
+  inspect,
 ];
 
 /** The commands of the operations, in the order the help lists them. */
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
   ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
+  ...commandsOf([inspect]),
 ];

@@ -95,7 +95,10 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
   );
 }
 
-/** `docklens config`: the config file used (or why none) and every cluster with its source. */
+/**
+ * `docklens config`: the config file used (or why none), every cluster with its source, and the
+ * scoped tokens of `serve` with the cluster globs each sees.
+ */
 export function configView(result: DescribeConfigResult, colors: ChalkInstance): string {
   const file =
     result.file ??
@@ -106,11 +109,13 @@ export function configView(result: DescribeConfigResult, colors: ChalkInstance):
     `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`,
     cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
   ]);
+  const tokens = result.tokens.map((token) => [token.name, token.clusters.join(",")]);
   // What was skipped is on stderr, as every command says it.
   return [
     `${colors.bold("Config")}  ${file}`,
     "",
     renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors),
+    ...(tokens.length ? ["", renderTable(["TOKEN", "CLUSTERS"], tokens, colors)] : []),
   ].join("\n");
 }
 

@@ -105,8 +105,12 @@ export function containersTable(
 export interface PsView {
   /** Ids and command lines whole. */
   full?: boolean;
-  /** `-q`: `cluster/id` a line. */
+  /** `-q`: an id a line, `cluster/id` unless `oneCluster`. */
   quiet?: boolean;
+  /** One cluster was named: `-q` prints bare ids, as docker ps does, for `docker stop $(…)`. */
+  oneCluster?: boolean;
+  /** In the order given (newest first: `-n`, `-l`), not by cluster then name. */
+  newest?: boolean;
   /** docker's `--format`: a template (`{{.Cluster}} {{.Names}}`), `json`, or `table ...`. */
   format?: string;
   /** `--size`: docker ps -s's SIZE column. */
@@ -128,13 +132,13 @@ export function psTable(
   view: PsView = {},
   now = Date.now(),
 ): string {
-  const sorted = [...containers].sort(byClusterThenName);
+  const sorted = view.newest ? containers : [...containers].sort(byClusterThenName);
   if (view.quiet)
     return sorted
-      .map(
-        (container) =>
-          `${container.cluster.name}/${view.full ? container.Id : shortId(container.Id)}`,
-      )
+      .map((container) => {
+        const id = view.full ? container.Id : shortId(container.Id);
+        return view.oneCluster ? id : `${container.cluster.name}/${id}`;
+      })
       .join("\n");
   const table = () => {
     const projects = sorted.some((container) => projectOf(container) !== undefined);

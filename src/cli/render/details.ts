@@ -93,9 +93,11 @@ function healthText(health: ContainerState["Health"]): string | undefined {
   const streak = health.FailingStreak
     ? `, ${health.FailingStreak} failing probe${health.FailingStreak === 1 ? "" : "s"} in a row`
     : "";
+  // The output comes escaped, as all engine data to a view: its last newline reads `\n`.
+  const output = last?.Output.replace(/^(\s|\\[nrt])+|(\s|\\[nrt])+$/g, "") ?? "";
   const probe =
     last && last.ExitCode !== 0
-      ? `\nlast probe: exit ${last.ExitCode}${last.Output.trim() ? `: ${last.Output.trim().slice(0, 400)}` : ""}`
+      ? `\nlast probe: exit ${last.ExitCode}${output ? `: ${output.slice(0, 400)}` : ""}`
       : "";
   return `${health.Status}${streak}${probe}`;
 }

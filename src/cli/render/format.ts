@@ -1,45 +1,72 @@
-import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
+import { Chalk, supportsColor, type ChalkInstance } from "chalk";
 import { compareStrings } from "../../core/compare.ts";
 
-/** Colour only on a TTY, and never under `NO_COLOR`; `FORCE_COLOR` still wins for tests. */
+/**
+ * Colour only on a TTY, and never under `NO_COLOR`; as many colours as the terminal has, as chalk
+ * finds them (`COLORTERM=truecolor`, a 256-colour `TERM`), 16 at least; `FORCE_COLOR` still
+ * wins for tests.
+ */
 export function createColors(
   stream: NodeJS.WriteStream = process.stdout,
   env = process.env,
 ): ChalkInstance {
   if (env.FORCE_COLOR !== undefined) return new Chalk();
-  return new Chalk({ level: stream.isTTY && !env.NO_COLOR ? 3 : 0 });
+  const level = supportsColor ? supportsColor.level : 0;
+  return new Chalk({ level: stream.isTTY && !env.NO_COLOR ? level || 1 : 0 });
 }
 
-/** A table without borders, like `docker ps`: an upper-case header and padded columns. */
+/** SGR sequences, the only escapes left in a cell: the colours views add (engine data is escaped). */
+// eslint-disable-next-line no-control-regex -- the escapes are what it finds
+const SGR = /\u001b\[[0-9;]*m/g;
+const GRAPHEMES = new Intl.Segmenter("en", { granularity: "grapheme" });
+/**
+ * What a terminal draws two columns wide: an emoji (any Unicode knows: cli-table3's string-width 4
+ * knew those of 2019, and measured 🦭 one column), and East Asian wide scripts.
+ */
+const WIDE = new RegExp(
+  String.raw`^(\p{RGI_Emoji}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}` +
+    String.raw`\u3000-\u303f\uff01-\uff60\uffe0-\uffe6])`,
+  // Unicode sets (\p{RGI_Emoji}): Node 20 has them; the compiler's target does not know the flag.
+  "v",
+);
+
+/**
+ * The columns a terminal draws `text` in: colours take none, a character (a grapheme: `👩‍💻`,
+ * `é` as e and an accent) one, an emoji or an East Asian wide character two.
+ */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const { segment } of GRAPHEMES.segment(text.replace(SGR, "")))
+    width += WIDE.test(segment) ? 2 : 1;
+  return width;
+}
+
+/** `text` and spaces after it up to `width` columns. */
+export function padDisplay(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
+
+/**
+ * A table without borders, like `docker ps`: an upper-case header and columns padded to the
+ * widest cell as the terminal draws it ({@link displayWidth}), three spaces apart.
+ */
 export function renderTable(head: string[], rows: string[][], colors: ChalkInstance): string {
-  const table = new Table({
-    head: head.map((title) => colors.bold(title)),
-    chars: {
-      top: "",
-      "top-mid": "",
-      "top-left": "",
-      "top-right": "",
-      bottom: "",
-      "bottom-mid": "",
-      "bottom-left": "",
-      "bottom-right": "",
-      left: "",
-      "left-mid": "",
-      mid: "",
-      "mid-mid": "",
-      right: "",
-      "right-mid": "",
-      middle: "   ",
-    },
-    style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
-    wordWrap: false,
-  });
-  table.push(...rows);
-  return table
-    .toString()
-    .split("\n")
-    .map((line) => line.trimEnd())
+  const lines = [head, ...rows];
+  // As many columns as the longest line: a row is never cut to the header.
+  const columns = Math.max(...lines.map((line) => line.length));
+  const widths = Array.from({ length: columns }, (_, column) =>
+    Math.max(...lines.map((line) => displayWidth(line[column] ?? ""))),
+  );
+  return lines
+    .map((line, index) =>
+      widths
+        .map((width, column) => {
+          const cell = line[column] ?? "";
+          return padDisplay(index ? cell : colors.bold(cell), width);
+        })
+        .join("   ")
+        .trimEnd(),
+    )
     .join("\n");
 }
 

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from "chalk";
 import type { AllDiskUsageResult, DiskUsageResult } from "../../core/clusters/disk-usage.ts";
 import type { AllStatsResult } from "../../core/containers/all-stats.ts";
+import type { ClusterRef } from "../../core/engine/across-clusters.ts";
 import type { LogStatusLine } from "../../core/containers/follow-merged-logs.ts";
 import type { MergedLogLine, ReadMergedLogsResult } from "../../core/containers/merged-logs.ts";
 import { compareStrings } from "../../core/compare.ts";
@@ -29,30 +30,58 @@ export function createAllStatsView(
   };
 }
 
-/** Colours a container's prefix may take, as `docker compose logs` cycles through them. */
+/** The 16-colour palette a container's prefix cycles through, as `docker compose logs` does. */
 const PALETTE = ["cyan", "yellow", "green", "magenta", "blue", "redBright"] as const;
+/** With 256 colours: bright, readable on dark and light backgrounds, far apart in hue. */
+const PALETTE_256 = [
+  39, 214, 76, 170, 33, 203, 43, 178, 135, 209, 69, 113, 205, 37, 172, 99, 161, 75, 184, 141,
+];
 
-/** The colour of a container, the same on every run: a hash of its cluster and id. */
-function colorOf(line: {
-  cluster: { id: number };
-  container: { id: string };
-}): (typeof PALETTE)[number] {
-  let hash = line.cluster.id;
-  for (const char of line.container.id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return PALETTE[hash % PALETTE.length]!;
+/**
+ * The colour of the `n`th container to appear: on a truecolor terminal a hue the golden angle
+ * (137.5°) past the last, so that no two of a few dozen look alike; with 256 colours
+ * {@link PALETTE_256}, else {@link PALETTE}, in turn.
+ */
+function nthColor(n: number, colors: ChalkInstance): ChalkInstance {
+  if (colors.level >= 3) {
+    const [r, g, b] = hslToRgb((n * 137.508) % 360, 0.65, 0.6);
+    return colors.rgb(r, g, b);
+  }
+  if (colors.level === 2) return colors.ansi256(PALETTE_256[n % PALETTE_256.length]!);
+  return colors[PALETTE[n % PALETTE.length]!];
+}
+
+/** An HSL colour (hue in degrees, saturation and lightness 0 to 1) as RGB bytes. */
+function hslToRgb(hue: number, saturation: number, lightness: number): [number, number, number] {
+  const a = saturation * Math.min(lightness, 1 - lightness);
+  const channel = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    return Math.round(255 * (lightness - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return [channel(0), channel(8), channel(4)];
 }
 
 /**
- * `docklens logs` of a selection: each line after `cluster/name |` in a colour of its container,
+ * `docklens logs` of a selection: each line after `cluster/name |` in a colour of its own
+ * container (as many as the terminal has: {@link nthColor}),
  * as `docker compose logs` and stern print them; times with `timestamps`. A status line (a
  * container stopped, started, joined; a cluster that failed) is dim.
  */
 export function createMergedLogsView(
   timestamps: boolean,
 ): (item: ReadMergedLogsResult | MergedLogLine | LogStatusLine, colors: ChalkInstance) => string {
+  // Each container its own colour, in the order they first appear, as docker compose logs does.
+  const assigned = new Map<string, number>();
+  const colorOf = (line: { cluster: { id: number }; container: { id: string } }) => {
+    const key = `${line.cluster.id}/${line.container.id}`;
+    if (!assigned.has(key)) assigned.set(key, assigned.size);
+    return assigned.get(key)!;
+  };
   const one = (item: MergedLogLine | LogStatusLine, colors: ChalkInstance): string => {
     const who = `${item.cluster.name}/${item.container?.name ?? "*"}`;
-    const prefix = item.container ? colors[colorOf(item as MergedLogLine)](`${who} |`) : `${who} |`;
+    const prefix = item.container
+      ? nthColor(colorOf({ cluster: item.cluster, container: item.container }), colors)(`${who} |`)
+      : `${who} |`;
     if ("status" in item) {
       const error = item.error ? `: ${item.error.message}` : "";
       return colors.dim(`${prefix} -- ${item.status}${error}`);
@@ -64,14 +93,18 @@ export function createMergedLogsView(
 }
 
 /**
- * `docklens df`: the rows of `docker system df` with a CLUSTER column; with `verbose`, each
+ * `docklens df`: the rows of `docker system df` with a CLUSTER column (one cluster's result names
+ * its cluster in `cluster`); with `verbose`, each
  * cluster's images, containers and volumes after them, as `docker system df -v` lists them.
  */
 export function diskUsageView(
   verbose: boolean,
-): (result: DiskUsageResult | AllDiskUsageResult, colors: ChalkInstance) => string {
+): (
+  result: (DiskUsageResult & { cluster?: ClusterRef }) | AllDiskUsageResult,
+  colors: ChalkInstance,
+) => string {
   return (result, colors) => {
-    const clusters = "clusters" in result ? result.clusters : [{ cluster: undefined, ...result }];
+    const clusters = "clusters" in result ? result.clusters : [result];
     const name = (entry: (typeof clusters)[number]) => entry.cluster?.name ?? "";
     const rows = clusters.flatMap((entry) =>
       entry.summary.map((row) => [

@@ -40,12 +40,13 @@ export function templateError(message: string): DocklensError {
 
 /**
  * Parse `text` as Go would, with `functions` known; each field chain must start at one of
- * `fields` (docker's context methods: an unknown one is an error even with no rows to print).
+ * `fields` (docker's context methods: an unknown one is an error even with no rows to print);
+ * without `names`, the data is a map (docker inspect's bodies), of any field.
  */
 export function parseTemplate(
   text: string,
   functions: TemplateFunctions,
-  fields: { names: readonly string[]; type: string },
+  fields: { names?: readonly string[]; type: string },
 ): Template {
   const nodes: Node[] = [];
   let position = 0;
@@ -74,7 +75,7 @@ export function parseTemplate(
     const pipeline = parser.pipeline();
     parser.expectEnd();
     for (const operand of fieldsOf(pipeline))
-      if (!fields.names.includes(operand.path[0]!))
+      if (fields.names && !fields.names.includes(operand.path[0]!))
         throw templateError(
           `:${lineAt(open)}:${open + 2 + operand.at}: executing "" at <.${operand.path.join(".")}>: ` +
             `can't evaluate field ${operand.path[0]} in type ${fields.type}`,
@@ -233,8 +234,9 @@ export function executeTemplate(
       out += printed(runPipeline(node.pipeline, data, functions));
     } catch (error) {
       if (error instanceof DocklensError) throw error;
+      const offset = (error as { offset?: number }).offset ?? 0;
       throw templateError(
-        `:1:${node.at + 2}: executing "" at <${node.source.trim()}>: ${(error as Error).message}`,
+        `:1:${node.at + 2 + offset}: executing "" at <${node.source.trim()}>: ${(error as Error).message}`,
       );
     }
   }
@@ -283,6 +285,13 @@ function evaluate(
         const holder = value;
         if (holder === null || typeof holder !== "object" || Array.isArray(holder))
           throw new Error(`can't evaluate field ${name} in type ${goType(holder)}`);
+        // Only a map (docker inspect's bodies: any field parses) can lack a key; docker runs
+        // those templates with missingkey=error.
+        if (!(name in holder)) {
+          // Go names where the chain failed: the key's offset in the action.
+          const offset = operand.at + operand.path.slice(0, index).join(".").length + index;
+          throw Object.assign(new Error(`map has no entry for key "${name}"`), { offset });
+        }
         value = (holder as TemplateData)[name];
         const last = index === operand.path.length - 1;
         if (typeof value === "function") {

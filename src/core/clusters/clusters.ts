@@ -191,10 +191,13 @@ export interface DescribeConfigResult {
   >;
   /** What was skipped (a docker context docklens cannot use). */
   warnings: string[];
+  /** The tokens of `serve` that see only some clusters: names and globs, never values or hashes. */
+  tokens: Array<{ name: string; clusters: string[] }>;
 }
 
 /**
- * Which config docklens uses and every cluster with its source, so that a user can tell why
+ * Which config docklens uses, every cluster with its source, and the scoped tokens of `serve`
+ * with their globs (never their values or hashes), so that a user can tell why
  * docklens sees what it sees; no engine is asked.
  * @example
  * ```ts
@@ -217,5 +220,6 @@ export function describeConfig(options: CoreOptions): DescribeConfigResult {
       ...(cluster.context ? { context: cluster.context } : {}),
     })),
     warnings: config.warnings,
+    tokens: (config.tokens ?? []).map(({ name, clusters }) => ({ name, clusters })),
   };
 }

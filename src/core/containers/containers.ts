@@ -15,8 +15,10 @@ import { filteredCall, type EngineFilters, type ListOptions } from "../engine/fi
 import { checkName } from "../names.ts";
 import { familiarReference } from "../objects/references.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
+import { redactEnv } from "./secrets.ts";
 
 export type { ContainerItem, InspectContainerResult } from "./container-types.ts";
+export { redactEnv } from "./secrets.ts";
 
 /**
  * An item of the engine's `GET /containers/json`, as it comes: `Created` in Unix seconds, and
@@ -352,22 +354,4 @@ export function containerStatuses(name: string, cluster: ClusterConfig): StatusE
       message: `${where} of cluster "${cluster.name}" is not running`,
     },
   };
-}
-
-/** Names of environment variables whose values are hidden (docs/http-interface.md, "Secrets"). */
-const SENSITIVE = /PASS|SECRET|TOKEN|KEY|CREDENTIAL|AUTH/i;
-
-/**
- * Replace the value of each `NAME=value` entry whose name looks sensitive with `<redacted>`.
- * @example
- * ```ts
- * redactEnv(["API_TOKEN=abc", "PORT=80"]); // ["API_TOKEN=<redacted>", "PORT=80"]
- * ```
- */
-export function redactEnv(env: string[]): string[] {
-  return env.map((entry) => {
-    const eq = entry.indexOf("=");
-    const name = eq === -1 ? entry : entry.slice(0, eq);
-    return eq !== -1 && SENSITIVE.test(name) ? `${name}=<redacted>` : entry;
-  });
 }

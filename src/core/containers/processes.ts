@@ -3,6 +3,8 @@ import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import { DocklensError } from "../errors.ts";
 import { invalidQuery } from "../query.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
+import { printsEnvironment } from "./ps-args.ts";
+import { redactText } from "./secrets.ts";
 
 /** Body of `.../process`: the engine's top. */
 export interface ListProcessesResult {
@@ -14,6 +16,12 @@ export interface ListProcessesResult {
 export interface ListProcessesOptions extends CoreOptions {
   /** Arguments of `ps` on the engine's host; default `-ef`. */
   psArgs?: string;
+  /**
+   * Show what looks like a secret (docs/http-interface.md, "Secrets"); defaults to the config's
+   * `showSecrets`. Without it, ps options that print the environment are refused and
+   * `NAME=value` words whose names look secret read `<redacted>`.
+   */
+  showSecrets?: boolean;
 }
 
 /** ps options and field lists (`-ef`, `aux`, `-o pid,comm`); nothing a shell would read. */
@@ -29,7 +37,9 @@ const PS_REFUSED = /^(error running )?ps\b|PID field/i;
 
 /**
  * The processes of a running container; a stopped one is `CONTAINER_NOT_RUNNING`
- * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/process").
+ * (docs/http-interface.md, "GET /detail/:cluster/container/:containerName/process"). Secrets
+ * stay hidden unless shown: ps options that print the environment are `INVALID_QUERY`, and
+ * `NAME=value` words whose names look secret read `<redacted>`.
  * @example
  * ```ts
  * const { Titles, Processes } = await listProcesses({ cluster: "prod", name: "web" }, { fleet, psArgs: "aux" });
@@ -44,6 +54,13 @@ export async function listProcesses(
     invalidQuery(
       "ps_args",
       `expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`,
+    );
+  const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
+  if (!showSecrets && printsEnvironment(psArgs))
+    invalidQuery(
+      "ps_args",
+      `${JSON.stringify(psArgs)} would print each process's environment (ps's BSD option e), ` +
+        "where secrets are; leave e out, or show secrets (showSecrets)",
     );
   const target = await findContainer(input, { ...options, running: true });
   const refused = (words: string) =>
@@ -65,7 +82,10 @@ export async function listProcesses(
   if (body === "" && psArgs !== DEFAULT_PS_ARGS)
     throw new DocklensError("INVALID_QUERY", refused("it answered nothing"), { param: "ps_args" });
   const top = expectBody<ListProcessesResult>(body, "object", target.cluster);
-  return splitColumns({ Titles: top.Titles ?? [], Processes: top.Processes ?? [] });
+  const processes = splitColumns({ Titles: top.Titles ?? [], Processes: top.Processes ?? [] });
+  return showSecrets
+    ? processes
+    : { ...processes, Processes: processes.Processes.map((row) => row.map(redactText)) };
 }
 
 /**

@@ -1,0 +1,205 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { cli, docker, dockerIds, engines, writeConfig } from "./helpers.ts";
+import { displayWidth } from "../../src/cli/render/format.ts";
+
+/** docklens keeps docker's habits where docker has them, and says so where a selection is empty. */
+const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
+
+/** The suite's clusters of these names, each with `override`. */
+const configOf = async (file: string, names: string[], override: object = {}) => {
+  const { clusters } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
+    clusters: Array<{ name: string }>;
+  };
+  return writeConfig(file, {
+    clusters: clusters
+      .filter((cluster) => names.includes(cluster.name))
+      .map((cluster) => ({ ...cluster, ...override })),
+  });
+};
+
+describe("tables", () => {
+  it("df of one cluster names it in the CLUSTER column", async () => {
+    const result = await withConfig("df", "alpha");
+    expect(result.code).toBe(0);
+    const [head, ...rows] = result.stdout.trim().split("\n");
+    expect(head).toMatch(/^CLUSTER\s+TYPE\s/);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows)
+      expect(row).toMatch(/^alpha\s+(Images|Containers|Local Volumes|Build Cache)\s/);
+  });
+
+  it("clusters aligns its columns after an emoji icon (🦭) as after 🐳", async () => {
+    const { clusters } = JSON.parse(await readFile(engines.configPath, "utf8")) as {
+      clusters: Array<{ name: string }>;
+    };
+    const config = await writeConfig("icons.json", {
+      clusters: clusters
+        .filter((cluster) => ["alpha", "bravo"].includes(cluster.name))
+        .map((cluster, index) => ({ ...cluster, icon: index ? "🦭" : "🐳" })),
+    });
+    const result = await cli(["clusters", "--config", config]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    const endpointAt = (line: string) =>
+      displayWidth(line.slice(0, line.search(/ENDPOINT|unix:|tcp:|\/|\d+\.\d+\.\d+\.\d+/)));
+    expect(lines).toHaveLength(3);
+    expect(new Set(lines.map(endpointAt)).size).toBe(1);
+  });
+});
+
+describe("ids for docker's own commands", () => {
+  it("ps -q of one cluster prints bare ids, as docker ps -q, for docker stop $(docklens ps -q alpha)", async () => {
+    const ours = (await withConfig("ps", "alpha", "-q")).stdout.trim().split("\n").sort();
+    expect(ours).toEqual(await dockerIds(engines.hostA, "ps", "-q"));
+  });
+
+  it("ps -q of several clusters, or of all, prints cluster/id", async () => {
+    const lines = (await withConfig("ps", "alpha", "bravo", "-q")).stdout.trim().split("\n");
+    expect(lines.every((line) => /^(alpha|bravo)\/[0-9a-f]{12}$/.test(line))).toBe(true);
+    expect(lines.some((line) => line.startsWith("bravo/"))).toBe(true);
+  });
+
+  it.each([[["-n", "3"]], [["-n", "1"]], [["-l"]], [["-n", "2", "-f", "status=exited"]]])(
+    "ps %j -q --no-trunc is docker's, in docker's order",
+    async (args) => {
+      const ours = (await withConfig("ps", "alpha", ...args, "-q", "--no-trunc")).stdout.trim();
+      expect(ours).toBe(await docker(engines.hostA, "ps", ...args, "-q", "--no-trunc"));
+    },
+  );
+
+  it("ps -n and -l print docker's table, newest first, and refuse what is no number", async () => {
+    const table = await withConfig("ps", "alpha", "-n", "2");
+    expect(table.stdout.trim().split("\n")).toHaveLength(3);
+    const bad = await withConfig("ps", "-n", "many");
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect(bad.stderr).toMatch(/-n, --last <n>.*expected a whole number/);
+  });
+
+  it("images -q of one cluster is docker images -q; of several, cluster/id", async () => {
+    // In the engine's order, as the other images tests compare them.
+    const ours = (await withConfig("images", "alpha", "-q")).stdout.trim().split("\n");
+    const theirs = (await docker(engines.hostA, "images", "-q")).split("\n");
+    expect(ours.sort()).toEqual(theirs.sort());
+    const across = (await withConfig("images", "alpha", "bravo", "-q")).stdout.trim().split("\n");
+    expect(across.every((line) => /^(alpha|bravo)\/[0-9a-f]{12}$/.test(line))).toBe(true);
+  });
+});
+
+describe("inspect is docker inspect, of one cluster", () => {
+  it.each([
+    [["web", "-f", "{{.State.Status}} {{.Name}} {{.Config.Image}}"]],
+    [["local/busybox:1", "--format", "{{.Os}}/{{.Architecture}} {{.RepoTags}}"]],
+    [["data", "-f", "{{.Driver}} {{.Name}}"]],
+    [["lens-net", "-f", "{{.Driver}} {{.Name}} {{json .IPAM.Config}}"]],
+    [["web", "sick", "-f", "{{.Name}}"]],
+    [["data", "--type", "volume", "-f", "{{.Name}}"]],
+    [["web", "-f", "{{.Config.Cmd}} {{.State.Pid | print}} {{.HostConfig.NetworkMode}}"]],
+  ])("inspect alpha %j prints what docker inspect prints", async (args) => {
+    const ours = await withConfig("inspect", "alpha", ...args);
+    expect(ours.stderr).toBe("");
+    expect(ours.stdout.trim()).toBe(await docker(engines.hostA, "inspect", ...args));
+  });
+
+  it.each([["{{.Nope}}"], ["{{.State.Nope}}"]])(
+    "-f %s: a key the body does not have is docker's template error",
+    async (format) => {
+      const theirs = await docker(engines.hostA, "inspect", "web", "-f", format).catch(
+        (error: { stderr: string }) => error.stderr.trim(),
+      );
+      expect(theirs).toMatch(/^template parsing error: .*map has no entry for key/);
+      const ours = await withConfig("inspect", "alpha", "web", "-f", format);
+      expect(ours).toEqual({ code: 2, stdout: "", stderr: `docklens: ${theirs}\n` });
+    },
+  );
+
+  it("without --format, a JSON array of the bodies as docker prints it, secrets hidden", async () => {
+    const ours = await withConfig("inspect", "alpha", "lens-net");
+    expect(ours.stdout.trim()).toBe(await docker(engines.hostA, "inspect", "lens-net"));
+    const web = await withConfig("inspect", "alpha", "web");
+    expect(web.stdout).toMatch(/^\[\n {4}\{\n {8}"Id": /);
+    // `<` and `>` as Go's JSON writes them.
+    expect(web.stdout).toMatch(/"DB_PASSWORD=\\u003credacted\\u003e"/);
+  });
+
+  it("a name found nowhere fails after what was found, as docker's", async () => {
+    const result = await withConfig("inspect", "alpha", "web", "nope", "-f", "{{.Name}}");
+    expect(result).toEqual({
+      code: 1,
+      stdout: "/web\n",
+      stderr: "docklens: no such object: nope\n",
+    });
+    const typed = await withConfig("inspect", "alpha", "web", "--type", "volume");
+    expect(typed.code).toBe(1);
+    expect(typed.stderr).toBe("docklens: no such volume: web\n");
+  });
+
+  it("inspect <kind> is still detail <kind>", async () => {
+    const ours = await withConfig("inspect", "container", "alpha", "web", "--json");
+    expect(JSON.parse(ours.stdout).Name).toBe("/web");
+  });
+});
+
+describe("groups and empty selections", () => {
+  it.each([["container"], ["image"], ["network"], ["volume"], ["system"]])(
+    "docklens %s alone prints the group's help, exit 0, as docker's",
+    async (group) => {
+      await docker(engines.hostA, group);
+      const result = await cli([group]);
+      expect(result).toMatchObject({ code: 0, stderr: "" });
+      expect(result.stdout).toMatch(new RegExp(`^Usage: docklens ${group} COMMAND`));
+      expect(result.stdout).toMatch(/^ {2}(ls|df) +docklens (ps|images|networks|volumes|df)$/m);
+    },
+  );
+
+  it.each([
+    [["logs", "--project", "nope"], "no container matches --project nope"],
+    [
+      ["logs", "alpha", "--filter", "name=nope", "-f"],
+      "no container matches cluster alpha --filter name=nope",
+    ],
+    [["stats", "--project", "nope", "--no-stream"], "no running container matches --project nope"],
+    [["stats", "--project", "nope"], "no running container matches --project nope"],
+  ])("%j says so on stderr and exits 1", async (args, message) => {
+    const config = await configOf("answering.json", ["alpha", "bravo"]);
+    expect(await cli([...args, "--config", config])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `docklens: ${message}\n`,
+    });
+  });
+
+  it("with clusters that did not answer, it names them", async () => {
+    const result = await withConfig("logs", "--project", "nope");
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(result.stderr).toMatch(
+      /^docklens: no container matches --project nope on the clusters that answered \(not: .*dead.*\)$/m,
+    );
+  });
+});
+
+describe("config", () => {
+  it("lists the scoped tokens with their globs, never their values or hashes", async () => {
+    const sha256 = "a".repeat(64);
+    const config = await configOf("tokens.json", ["alpha", "bravo"]);
+    const body = JSON.parse(await readFile(config, "utf8")) as object;
+    const withTokens = await writeConfig("tokens.json", {
+      ...body,
+      tokens: [
+        { name: "ops", sha256, clusters: ["*"] },
+        { name: "team-b", env: "TEAM_B_TOKEN", clusters: ["bravo", "br*"] },
+      ],
+    });
+    const result = await cli(["config", "--config", withTokens]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^TOKEN\s+CLUSTERS$/m);
+    expect(result.stdout).toMatch(/^ops\s+\*$/m);
+    expect(result.stdout).toMatch(/^team-b\s+bravo,br\*$/m);
+    expect(result.stdout).not.toMatch(/aaaa|TEAM_B_TOKEN/);
+    const json = await cli(["config", "--config", withTokens, "--json"]);
+    expect(JSON.parse(json.stdout).tokens).toEqual([
+      { name: "ops", clusters: ["*"] },
+      { name: "team-b", clusters: ["bravo", "br*"] },
+    ]);
+  });
+});
