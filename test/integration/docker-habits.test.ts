@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { cli, docker, dockerIds, engines, writeConfig } from "./helpers.ts";
-import { displayWidth } from "../../src/cli/render/format.ts";
+import { displayWidth } from "../support/display-width.ts";
 
 /** docklens keeps docker's habits where docker has them, and says so where a selection is empty. */
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);

@@ -1,8 +1,9 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import { displayWidth, renderTable } from "../../src/cli/render/format.ts";
+import { renderTable } from "../../src/cli/render/format.ts";
+import { displayWidth } from "../support/display-width.ts";
 
-describe("displayWidth: the columns a terminal draws", () => {
+describe("displayWidth: the columns a terminal draws (the tests' own measure)", () => {
   it.each([
     ["alpha", 5],
     ["🐳 alpha", 8],
@@ -34,4 +35,17 @@ describe("renderTable", () => {
     expect(plain.map(stateAt)).toEqual([17, 17, 17, 17]);
     expect(plain[0]).toBe("ID   CLUSTER     STATE");
   });
+
+  it.each([["👩‍💻"], ["🇫🇷"], ["漢字"], ["e\u0301"]])(
+    "pads after %j as a terminal draws it",
+    (text) => {
+      const rows = [
+        [text, "x"],
+        ["y", "x"],
+      ];
+      const lines = renderTable(["A", "B"], rows, new Chalk({ level: 0 })).split("\n");
+      const columnOfB = lines.map((line) => displayWidth(line.slice(0, line.search(/[Bx]$/))));
+      expect(new Set(columnOfB).size).toBe(1);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { Chalk, supportsColor, type ChalkInstance } from "chalk";
+import Table from "cli-table3";
 import { compareStrings } from "../../core/compare.ts";
 
 /**
@@ -15,58 +16,41 @@ export function createColors(
   return new Chalk({ level: stream.isTTY && !env.NO_COLOR ? level || 1 : 0 });
 }
 
-/** SGR sequences, the only escapes left in a cell: the colours views add (engine data is escaped). */
-// eslint-disable-next-line no-control-regex -- the escapes are what it finds
-const SGR = /\u001b\[[0-9;]*m/g;
-const GRAPHEMES = new Intl.Segmenter("en", { granularity: "grapheme" });
-/**
- * What a terminal draws two columns wide: an emoji (any Unicode knows: cli-table3's string-width 4
- * knew those of 2019, and measured 🦭 one column), and East Asian wide scripts.
- */
-const WIDE = new RegExp(
-  String.raw`^(\p{RGI_Emoji}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}` +
-    String.raw`\u3000-\u303f\uff01-\uff60\uffe0-\uffe6])`,
-  // Unicode sets (\p{RGI_Emoji}): Node 20 has them; the compiler's target does not know the flag.
-  "v",
-);
-
-/**
- * The columns a terminal draws `text` in: colours take none, a character (a grapheme: `👩‍💻`,
- * `é` as e and an accent) one, an emoji or an East Asian wide character two.
- */
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const { segment } of GRAPHEMES.segment(text.replace(SGR, "")))
-    width += WIDE.test(segment) ? 2 : 1;
-  return width;
-}
-
-/** `text` and spaces after it up to `width` columns. */
-export function padDisplay(text: string, width: number): string {
-  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
-}
-
 /**
  * A table without borders, like `docker ps`: an upper-case header and columns padded to the
- * widest cell as the terminal draws it ({@link displayWidth}), three spaces apart.
+ * widest cell as the terminal draws it. cli-table3 measures with string-width, whose emoji list
+ * package.json's `overrides` keeps current (its own knew those of 2019 and measured 🦭 one column).
  */
 export function renderTable(head: string[], rows: string[][], colors: ChalkInstance): string {
-  const lines = [head, ...rows];
+  const table = new Table({
+    head: head.map((title) => colors.bold(title)),
+    chars: {
+      top: "",
+      "top-mid": "",
+      "top-left": "",
+      "top-right": "",
+      bottom: "",
+      "bottom-mid": "",
+      "bottom-left": "",
+      "bottom-right": "",
+      left: "",
+      "left-mid": "",
+      mid: "",
+      "mid-mid": "",
+      right: "",
+      "right-mid": "",
+      middle: "   ",
+    },
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
+    wordWrap: false,
+  });
   // As many columns as the longest line: a row is never cut to the header.
-  const columns = Math.max(...lines.map((line) => line.length));
-  const widths = Array.from({ length: columns }, (_, column) =>
-    Math.max(...lines.map((line) => displayWidth(line[column] ?? ""))),
-  );
-  return lines
-    .map((line, index) =>
-      widths
-        .map((width, column) => {
-          const cell = line[column] ?? "";
-          return padDisplay(index ? cell : colors.bold(cell), width);
-        })
-        .join("   ")
-        .trimEnd(),
-    )
+  const columns = Math.max(head.length, ...rows.map((row) => row.length));
+  table.push(...rows.map((row) => Array.from({ length: columns }, (_, i) => row[i] ?? "")));
+  return table
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd())
     .join("\n");
 }
 
