@@ -1,0 +1,62 @@
+// The selection of the Logs and Stats views: the containers view's own filters, under the same
+// query keys, so that "logs of these" is the containers view's link with another route name.
+// The server applies it (docs/http-interface.md, "Selections"): the page never filters lines.
+import { queryString } from "./format.ts";
+
+/** The containers view's filters, as the URL holds them; '' for none. */
+export interface Selection {
+  /** Matched by the engines against container names (docker's `name` filter). */
+  q: string;
+  cluster: string;
+  status: string;
+  health: string;
+  label: string;
+  project: string;
+}
+
+/** No filter: every container of every cluster. */
+export const NO_SELECTION: Readonly<Selection> = {
+  q: "",
+  cluster: "",
+  status: "",
+  health: "",
+  label: "",
+  project: "",
+};
+
+/** The selection a route's query names. */
+export function selectionOf(query: Record<string, unknown>): Selection {
+  const selection = { ...NO_SELECTION };
+  for (const key of Object.keys(selection) as Array<keyof Selection>)
+    selection[key] = queryString(query[key]).trim();
+  return selection;
+}
+
+/** The selection as a route's query: only its set keys. */
+export function selectionQuery(selection: Selection): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const key of Object.keys(NO_SELECTION) as Array<keyof Selection>)
+    if (selection[key]) query[key] = selection[key];
+  return query;
+}
+
+/** The selection as `/logs` and `/stats` take it: `cluster`, `project` and docker's filters. */
+export function serverSelection(selection: Selection): Record<string, string | string[]> {
+  const filter = [
+    selection.q && `name=${selection.q}`,
+    selection.status && `status=${selection.status}`,
+    selection.health && `health=${selection.health}`,
+    selection.label && `label=${selection.label}`,
+  ].filter(Boolean);
+  const query: Record<string, string | string[]> = {};
+  // The containers view's cluster filter may name several, comma-separated.
+  const clusters = selection.cluster.split(",").filter(Boolean);
+  if (clusters.length) query.cluster = clusters;
+  if (selection.project) query.project = selection.project;
+  if (filter.length) query.filter = filter;
+  return query;
+}
+
+/** The server's words when a selection holds more containers than it reads at once. */
+export const isSelectionBound = (message: string): boolean =>
+  /selection matches \d+ containers/.test(message);
