@@ -68,7 +68,7 @@ describe("the Stats view", () => {
     // Busiest first.
     expect(
       sortedBy(
-        (await statsCells(page)).map((cells) => parseFloat(cells[2]!)),
+        (await statsCells(page)).map((cells) => parseFloat(cells[2])),
         true,
       ),
     ).toBe(true);
@@ -110,14 +110,14 @@ describe("the Stats view", () => {
       const th = page.locator("th", { has: header });
       expect(await th.getAttribute("aria-sort")).toBe("ascending");
       // Rounds keep coming: the order holds in each.
-      const values = (await statsCells(page)).map((cells) => value(cells[column]!));
+      const values = (await statsCells(page)).map((cells) => value(cells[column]));
       // Shown rounded: equal texts may stand for values in either order.
       expect(sortedBy(values, false)).toBe(true);
       await header.click();
       expect(await th.getAttribute("aria-sort")).toBe("descending");
       expect(
         sortedBy(
-          (await statsCells(page)).map((cells) => value(cells[column]!)),
+          (await statsCells(page)).map((cells) => value(cells[column])),
           true,
         ),
       ).toBe(true);
