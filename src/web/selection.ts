@@ -60,3 +60,16 @@ export function serverSelection(selection: Selection): Record<string, string | s
 /** The server's words when a selection holds more containers than it reads at once. */
 export const isSelectionBound = (message: string): boolean =>
   /selection matches \d+ containers/.test(message);
+
+/** The selection in a few words, for the summary above its controls. */
+export function describeSelection(selection: Selection): string {
+  const parts = [
+    selection.q && `name ~ ${selection.q}`,
+    selection.cluster && `cluster ${selection.cluster}`,
+    selection.project && `project ${selection.project}`,
+    selection.status && `status ${selection.status}`,
+    selection.health && `health ${selection.health}`,
+    selection.label && `label ${selection.label}`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : "every container";
+}

@@ -89,6 +89,9 @@ describe("the Logs view", () => {
     expect(await rows(page).locator(".time").first().getAttribute("title")).toMatch(
       /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/,
     );
+    expect(await page.getByTestId("failures").locator("summary").textContent()).toBe(
+      "Not read: dead, hang",
+    );
     expect(await axeViolations(page)).toEqual([]);
   });
 
