@@ -1,36 +1,16 @@
 // The selection of the Logs and Stats views: the containers view's own filters, under the same
 // query keys, so that "logs of these" is the containers view's link with another route name.
 // The server applies it (docs/http-interface.md, "Selections"): the page never filters lines.
-import { queryString } from "./format.ts";
+import { NO_FILTERS, type ContainerFilters } from "./containers-model.ts";
 
-/** The containers view's filters, as the URL holds them; '' for none. */
-export interface Selection {
-  /** Matched by the engines against container names (docker's `name` filter). */
-  q: string;
-  cluster: string;
-  status: string;
-  health: string;
-  label: string;
-  project: string;
-}
+/**
+ * The containers view's filters, as the URL holds them ('' for none); its search `q` is sent as
+ * docker's `name` filter, matched by the engines against container names.
+ */
+export type Selection = ContainerFilters;
 
 /** No filter: every container of every cluster. */
-export const NO_SELECTION: Readonly<Selection> = {
-  q: "",
-  cluster: "",
-  status: "",
-  health: "",
-  label: "",
-  project: "",
-};
-
-/** The selection a route's query names. */
-export function selectionOf(query: Record<string, unknown>): Selection {
-  const selection = { ...NO_SELECTION };
-  for (const key of Object.keys(selection) as Array<keyof Selection>)
-    selection[key] = queryString(query[key]).trim();
-  return selection;
-}
+export const NO_SELECTION: Readonly<Selection> = NO_FILTERS;
 
 /** The selection as a route's query: only its set keys. */
 export function selectionQuery(selection: Selection): Record<string, string> {

@@ -13,7 +13,6 @@ import {
   describeSelection,
   isSelectionBound,
   NO_SELECTION,
-  selectionOf,
   selectionQuery,
   serverSelection,
 } from "../../src/web/selection.ts";
@@ -59,17 +58,10 @@ describe("the selection of the Logs and Stats views", () => {
       "name ~ web, status running, health unhealthy, label app=x",
     ],
   ])("%j is sent as %j", (query, sent, words) => {
-    const selection = selectionOf(query);
+    const selection = { ...NO_SELECTION, ...query };
     expect(serverSelection(selection)).toEqual(sent);
     expect(describeSelection(selection)).toBe(words);
     expect(selectionQuery(selection)).toEqual(query);
-  });
-
-  it("reads a route's query: first of repeated values, trimmed, other keys left out", () => {
-    expect(selectionOf({ q: [" web ", "x"], grep: "err", sort: "cpu" })).toEqual({
-      ...NO_SELECTION,
-      q: "web",
-    });
   });
 
   it.each([
