@@ -114,6 +114,19 @@ describe("the Logs view", () => {
     await expect.poll(() => sources(shared), { timeout: 15_000 }).toEqual([`bravo/${id}-b`]);
   });
 
+  it("says why the server refused a pattern, and follows again once it is mended", async () => {
+    const page = await open(`#/logs?q=${id}`, undefined, /status of 400 \(Bad Request\)/);
+    await expect.poll(() => sources(page), { timeout: 15_000 }).toHaveLength(2);
+    await page.getByTestId("grep").fill("tick-(");
+    await expect
+      .poll(() => page.locator(".notice.error").textContent(), { timeout: 10_000 })
+      .toMatch(/^\s*INVALID_QUERY: .*grep/);
+    expect(await page.getByTestId("bound").count()).toBe(0);
+    await page.getByTestId("grep").fill("tick-a");
+    await expect.poll(() => sources(page), { timeout: 15_000 }).toEqual([`alpha/${id}-a`]);
+    expect(await page.locator(".notice.error").count()).toBe(0);
+  });
+
   it("pauses (lines wait, bounded) and resumes, and downloads what it shows", async () => {
     const page = await open(`#/logs?q=${id}&stream=stdout`);
     await expect.poll(() => sources(page), { timeout: 15_000 }).toHaveLength(2);
