@@ -177,6 +177,12 @@ describe("the Disk usage view", () => {
     expect(await detail.getByRole("table", { name: "bravo: images" }).textContent()).toContain(
       "local/busybox",
     );
+    // Sizes sort by their bytes, not their text (`980kB` below `1.9MB`).
+    const images = detail.getByRole("table", { name: "bravo: images" });
+    await images.getByRole("button", { name: "Size", exact: true }).click();
+    const sizes = (await images.locator("tbody td:nth-child(5)").allTextContents()).map(bytesOf);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(sortedBy(sizes, false)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   });
 });
