@@ -127,6 +127,14 @@ describe("the Logs view", () => {
     expect(await page.locator(".notice.error").count()).toBe(0);
   });
 
+  it("is live as soon as the server answers, before any line (a quiet selection)", async () => {
+    // shop-web writes nothing, and alpha answers: no line and no status line comes.
+    const page = await open("#/logs?cluster=alpha&project=shop");
+    await expect.poll(() => page.locator("[data-live]").textContent()).toBe("live");
+    expect(await page.locator("[data-live]").getAttribute("data-live")).toBe("true");
+    expect(await page.getByTestId("log-lines").textContent()).toContain("No lines yet.");
+  });
+
   it("pauses (lines wait, bounded) and resumes, and downloads what it shows", async () => {
     const page = await open(`#/logs?q=${id}&stream=stdout`);
     await expect.poll(() => sources(page), { timeout: 15_000 }).toHaveLength(2);
