@@ -146,13 +146,16 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
 /**
  * Read an NDJSON stream, calling `onItem` with each object as it comes, until the server ends
  * it or `signal` aborts (then it resolves quietly). A last `{ error }` line is passed on too.
+ * `onOpen` is called once the server has answered 200: a quiet stream is live before its first line.
  */
 export async function streamNdjson<T>(
   path: string,
   onItem: (item: T) => void,
   signal: AbortSignal,
+  onOpen?: () => void,
 ): Promise<void> {
   const response = await request(path, "application/x-ndjson", signal);
+  onOpen?.();
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let pending = "";
   try {

@@ -57,6 +57,24 @@ const routes: RouteRecordRaw[] = [
     component: () => import("./views/EventsView.vue"),
     meta: { title: "Events" },
   },
+  {
+    path: "/logs",
+    name: "logs",
+    component: () => import("./views/LogsView.vue"),
+    meta: { title: "Logs" },
+  },
+  {
+    path: "/stats",
+    name: "stats",
+    component: () => import("./views/StatsView.vue"),
+    meta: { title: "Stats" },
+  },
+  {
+    path: "/disk-usage",
+    name: "disk-usage",
+    component: () => import("./views/DiskUsageView.vue"),
+    meta: { title: "Disk usage" },
+  },
   { path: "/:rest(.*)*", redirect: "/" },
 ];
 
