@@ -163,8 +163,8 @@ export async function followMergedLogs(
     const events = await streamEvents({
       fleet: options.fleet,
       clusters: watched,
+      // The clusters' shared subscriptions (core/hub/): 50 followers of a cluster cost one engine stream.
       filters: { type: ["container"], event: ["start", "die"] },
-      since: Date.now() / 1000,
       signal: controller.signal,
     });
     void (async () => {
