@@ -67,10 +67,18 @@ export async function startServe(env, args = []) {
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** A loopback TCP proxy to `target` ({ port } or { path }) that delays what the engine sends by `delayMs`. */
+/**
+ * A loopback TCP proxy to `target` ({ port } or { path }) that delays what the engine sends by
+ * `delayMs`, and keeps the request lines docklens sent (`GET /v1.51/events?`) in `requests`.
+ */
 export async function delayProxy(target, delayMs) {
+  const requests = [];
   const server = createServer((client) => {
     const engine = target.path ? connect(target.path) : connect(target.port, "127.0.0.1");
+    client.on("data", (chunk) => {
+      for (const match of chunk.toString("latin1").matchAll(/^GET (\S+) HTTP\/1\.[01]\r$/gm))
+        requests.push(match[1]);
+    });
     client.pipe(engine);
     engine.on("data", (chunk) =>
       setTimeout(() => client.destroyed || client.write(chunk), delayMs),
@@ -81,7 +89,7 @@ export async function delayProxy(target, delayMs) {
     engine.on("error", () => client.destroy());
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { port: server.address().port, close: () => server.close() };
+  return { port: server.address().port, requests, close: () => server.close() };
 }
 
 /**

@@ -63,7 +63,11 @@ export async function serve(options: ServeOptions): Promise<void> {
         `${flags(problem.field)}: ${flags(problem.message)}`,
       );
   }
-  const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  // Live: container lists from each engine's mirror, events from one subscription per engine (core/hub/).
+  const fleet = await loadFleet({
+    ...(options.config ? { configPath: options.config } : {}),
+    live: true,
+  });
   for (const warning of fleet.config.warnings)
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,

@@ -235,6 +235,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
           clusters,
           ...(await filterOptions("events", options.filter)),
           ...(await times(options)),
+          // Every engine away: exit 1 once each failed within its time limit, as ps does.
+          failWhenAllDown: true,
         }),
       view: (render) => render.eventLine,
       // An engine's status line is no event: on stderr, where ps says which clusters failed.

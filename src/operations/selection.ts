@@ -63,7 +63,15 @@ export const SELECTION_SCHEMAS = {
           container,
           status: {
             type: "string",
-            enum: ["started", "stopped", "joined", "failed", "disconnected", "reconnected"],
+            enum: [
+              "started",
+              "stopped",
+              "joined",
+              "failed",
+              "retrying",
+              "disconnected",
+              "reconnected",
+            ],
           },
           time: str,
           error: ref("ErrorBody"),

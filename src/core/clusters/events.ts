@@ -10,6 +10,14 @@ import type { EngineFilters } from "../engine/filters.ts";
 import { parseEngineJson } from "../json.ts";
 import { ndjsonSplitter } from "../ndjson.ts";
 import { resolveClusters, type CoreOptions } from "../engine/fleet.ts";
+import { matchesEventFilters } from "../hub/event-filter.ts";
+import {
+  BACKOFF_MS,
+  jittered,
+  sinceAfter,
+  sinceAfterEvent,
+  subscribeEvents,
+} from "../hub/event-hub.ts";
 
 /** An engine event as the engine sends it, with the cluster it came from. */
 export type ClusterEvent = Record<string, unknown> & { cluster: ClusterRef };
@@ -29,21 +37,29 @@ export interface StreamEventsOptions extends CoreOptions {
   since?: number;
   until?: number;
   filters?: EngineFilters;
-  /** Waits between reconnections, doubling from the first to the last; default 250 ms to 10 s. */
-  backoffMs?: [number, number];
   /** Events held for a consumer that does not read; past it the stream ends with `CLIENT_TOO_SLOW`. Default 1000. */
   maxBuffered?: number;
+  /**
+   * End with the clusters' errors once every cluster has failed (each within its time limit)
+   * before any answered, as the CLI's other across-cluster commands fail when every cluster does;
+   * else engines that are away are asked again until the stream ends.
+   */
+  failWhenAllDown?: boolean;
 }
 
+/** What a cluster's part hands the merged stream. */
+type Push = (item: ClusterEvent | EventStatus) => void;
+
 /**
- * The engines' `/events` streams merged into one, each event tagged with its cluster, as
- * `docker events` takes `since`, `until` and filters. An engine that drops out (or is not there
- * yet) is asked again with growing waits, and the stream says so in-line; once back, it is asked
- * for what it sent since the last event seen, so nothing is missed. Engine streams are read as
- * they come, whatever the consumer does: a consumer that falls `maxBuffered` events behind gets a
- * last `CLIENT_TOO_SLOW` error, and the engine streams close. Ends when `options.signal` aborts,
- * the consumer stops, or (with `until`) every engine has sent everything up to it. A consumer
- * iterates it, or aborts `options.signal`: either closes the engine streams.
+ * The engines' events merged into one, each event tagged with its cluster, as `docker events`
+ * takes `since`, `until` and filters. Without `since` and `until`, each cluster's events come
+ * from its shared subscription (core/hub/event-hub.ts: one engine stream however many follow
+ * it), filtered here as the engine filters them; asking for the past opens a stream of its own.
+ * An engine that drops out (or is not there yet) is asked again with growing waits, and the
+ * stream says so in-line, once per failed attempt; once back, it is asked for what it sent since
+ * the last event seen, so nothing is missed. A consumer that falls `maxBuffered` events behind
+ * gets a last `CLIENT_TOO_SLOW` error. Ends when `options.signal` aborts, the consumer stops, or
+ * (with `until`) every engine has sent everything up to it.
  * @example
  * ```ts
  * const events = await streamEvents({ fleet, filters: parseFilters("events", ["type=container"]) });
@@ -63,38 +79,48 @@ export async function streamEvents(
   const queue: Array<ClusterEvent | EventStatus> = [];
   const max = options.maxBuffered ?? 1000;
   let wake: (() => void) | undefined;
-  let overflow = false;
-  const push = (item: ClusterEvent | EventStatus) => {
-    if (controller.signal.aborted) return;
-    if (queue.length >= max) {
-      overflow = true;
-      controller.abort();
-    } else queue.push(item);
+  // What ends the stream with an error (a consumer too slow, every engine away); set from callbacks.
+  const ended: { failure?: DocklensError } = {};
+  const fail = (error: DocklensError) => {
+    ended.failure ??= error;
+    controller.abort();
     wake?.();
   };
+  const allDown = options.failWhenAllDown ? allDownWatch(clusters.length, fail) : undefined;
+  const push: Push = (item) => {
+    if (controller.signal.aborted) return;
+    allDown?.(item);
+    if (queue.length >= max)
+      fail(
+        new DocklensError(
+          "CLIENT_TOO_SLOW",
+          `this client fell ${max} events behind; reconnect with since set to the last event's time`,
+        ),
+      );
+    else queue.push(item);
+    wake?.();
+  };
+  const shared = options.since === undefined && options.until === undefined;
   // Made once: a `then` per wait would stay attached until every engine stream ends, which may be never.
   const done = Promise.all(
-    clusters.map((cluster) => follow(cluster, options, controller.signal, push)),
+    clusters.map((cluster) =>
+      shared
+        ? followShared(cluster, options, controller.signal, push)
+        : follow(cluster, options, controller.signal, push),
+    ),
   ).then(() => true as const);
   return (async function* () {
     try {
-      for (;;) {
+      for (let finished = false; ;) {
         while (queue.length) yield queue.shift()!;
-        if (overflow)
-          throw new DocklensError(
-            "CLIENT_TOO_SLOW",
-            `this client fell ${max} events behind; reconnect with since set to the last event's time`,
-          );
-        if (
+        if (ended.failure) throw ended.failure;
+        if (finished) return;
+        finished =
           controller.signal.aborted ||
           (await Promise.race([
             done,
             new Promise<false>((resolve) => (wake = () => resolve(false))),
-          ]))
-        ) {
-          while (queue.length) yield queue.shift()!;
-          return;
-        }
+          ]));
       }
     } finally {
       options.signal?.removeEventListener("abort", stop);
@@ -103,15 +129,77 @@ export async function streamEvents(
   })();
 }
 
+/**
+ * Watches the status lines for every cluster having failed before any answered; then `fail`s
+ * with their errors, as an across-cluster command whose every cluster failed.
+ */
+function allDownWatch(count: number, fail: (error: DocklensError) => void): Push {
+  const down = new Map<number, EventStatus>();
+  let answered = false;
+  return (item) => {
+    if (answered) return;
+    if (!("status" in item) || item.status !== "disconnected") {
+      answered = true;
+      return;
+    }
+    down.set(item.cluster.id, item as EventStatus);
+    if (down.size < count) return;
+    const reasons = [...down.values()].map(
+      ({ cluster, error }) => `${cluster.name}: ${error?.message ?? "disconnected"}`,
+    );
+    fail(
+      new DocklensError(
+        [...down.values()][0]?.error?.code ?? "ENGINE_UNREACHABLE",
+        `no engine could be asked for its events (${reasons.join("; ")})`,
+      ),
+    );
+  };
+}
+
+/**
+ * One cluster's events from its shared subscription, filtered as the engine would, until
+ * `signal` aborts. Each failed attempt of the subscription is a `disconnected` line, its return
+ * a `reconnected` one.
+ */
+function followShared(
+  cluster: ClusterConfig,
+  options: StreamEventsOptions,
+  signal: AbortSignal,
+  push: Push,
+): Promise<void> {
+  const ref = { id: cluster.id, name: cluster.name };
+  let down = false;
+  const subscription = subscribeEvents(cluster, options, (message) => {
+    if (message.kind === "event") {
+      if (matchesEventFilters(message.event, options.filters))
+        push({ ...message.event, cluster: ref });
+    } else if (message.kind === "down") {
+      down = true;
+      push({ cluster: ref, status: "disconnected", error: message.error });
+    } else if (down) {
+      down = false;
+      push({ cluster: ref, status: "reconnected" });
+    }
+  });
+  return new Promise((resolve) => {
+    const leave = () => {
+      subscription.close();
+      resolve();
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener("abort", leave, { once: true });
+  });
+}
+
 /** One cluster's events, reconnecting until `signal` aborts or `until` is reached. */
 async function follow(
   cluster: ClusterConfig,
   options: StreamEventsOptions,
   signal: AbortSignal,
-  push: (item: ClusterEvent | EventStatus) => void,
+  push: Push,
 ): Promise<void> {
   const ref = { id: cluster.id, name: cluster.name };
-  const [first, last] = options.backoffMs ?? [250, 10_000];
+  const [first, last] = BACKOFF_MS;
   let since = options.since?.toFixed(9);
   let wait = first;
   let down = false;
@@ -139,7 +227,7 @@ async function follow(
         wait = first;
         for (const line of lines(chunk)) {
           const event = parseEngineJson(line) as Record<string, unknown>;
-          since = after(event) ?? since;
+          since = sinceAfterEvent(event) ?? since;
           push({ ...event, cluster: ref });
         }
       }
@@ -152,41 +240,19 @@ async function follow(
     } catch (error) {
       if (signal.aborted) return;
       const code = (error as DocklensError).code ?? "ENGINE_ERROR";
-      if (!down)
-        push({
-          cluster: ref,
-          status: "disconnected",
-          error: (error as DocklensError).toJSON?.() ?? { code, message: String(error) },
-        });
+      // Each failed attempt is said: a user sees that docklens keeps asking, and why.
+      push({
+        cluster: ref,
+        status: "disconnected",
+        error: (error as DocklensError).toJSON?.() ?? { code, message: String(error) },
+      });
       down = true;
       // What waiting cannot mend (a filter this engine refuses), and a time past `until`, end this engine's part.
       if (!code.startsWith("ENGINE_") || untilPassed(options.until)) return;
-      await sleep(wait, undefined, { signal }).catch(() => undefined);
+      await sleep(jittered(wait), undefined, { signal }).catch(() => undefined);
       wait = Math.min(wait * 2, last);
     }
   }
-}
-
-/**
- * Where to ask from after `event`, so that a reconnection sends what came after it and not it
- * again: its `timeNano` (a BigInt here: it is beyond 2^53) plus a microsecond, as the engine's
- * `since` takes it (`seconds.nanoseconds`); else its `time` plus a second.
- */
-function after(event: Record<string, unknown>): string | undefined {
-  const nanos =
-    typeof event.timeNano === "bigint"
-      ? event.timeNano
-      : typeof event.timeNano === "number"
-        ? BigInt(Math.round(event.timeNano))
-        : undefined;
-  if (nanos !== undefined) return sinceAfter(nanos);
-  return typeof event.time === "number" ? String(event.time + 1) : undefined;
-}
-
-/** The engine's `since` (`seconds.nanoseconds`, which it takes inclusive) for what came after `timeNano`. */
-function sinceAfter(timeNano: bigint): string {
-  const next = timeNano + 1000n;
-  return `${next / 1_000_000_000n}.${String(next % 1_000_000_000n).padStart(9, "0")}`;
 }
 
 /** An event's id in Server-Sent Events: its `timeNano`, as `Last-Event-ID` gives it back. */

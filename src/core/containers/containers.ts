@@ -12,6 +12,8 @@ import type { ContainerItem, InspectContainerResult } from "./container-types.ts
 import type { Override } from "../json.ts";
 import { DocklensError, isDocklensError } from "../errors.ts";
 import { filteredCall, type EngineFilters, type ListOptions } from "../engine/filters.ts";
+import { readMirror } from "../hub/container-mirror.ts";
+import { shareBody } from "../engine/shared-reads.ts";
 import { checkName } from "../names.ts";
 import { familiarReference } from "../objects/references.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
@@ -69,6 +71,20 @@ export async function listContainers(
   options: ListContainersOptions,
 ): Promise<ListContainersResult> {
   const config = resolveCluster(cluster, options);
+  // serve's lists without filters or sizes come from the cluster's live mirror (core/hub/).
+  if (!options.size && !Object.keys(options.filters ?? {}).length) {
+    const mirrored = await readMirror(config, options, (entries) => {
+      const containers = entries.map(({ item, status, networkMode }) => {
+        const engineItem = { ...item, Status: status } as unknown as EngineContainerItem;
+        // As the engine's list reads it: the inspect body's mode only for a container with no network.
+        const unnamed =
+          !engineItem.HostConfig && !Object.keys(engineItem.NetworkSettings?.Networks ?? {}).length;
+        return toContainerItem(engineItem, unnamed ? networkMode : undefined);
+      });
+      return shareBody({ containers, running: containers.filter(isRunning) });
+    });
+    if (mirrored) return mirrored;
+  }
   const { query, statuses } = filteredCall(options.filters);
   // The mapping runs inside the shared read: callers of the same read get the same body.
   return callEngine(

@@ -1,8 +1,10 @@
 import { setMaxListeners } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
 import { streamEvents, type ClusterEvent, type EventStatus } from "../clusters/events.ts";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import { resolveClusters } from "../engine/fleet.ts";
 import { DocklensError, isDocklensError, type ErrorBody } from "../errors.ts";
+import { BACKOFF_MS, jittered } from "../hub/event-hub.ts";
 import { compileGrep } from "./grep.ts";
 import { followContainerLogs } from "./logs.ts";
 import {
@@ -23,13 +25,14 @@ import {
 /**
  * A status line of followed merged logs: a container of the selection `started` again or
  * `stopped`, one `joined` it (created or started since, and chosen by it), one `failed` (its logs
- * could not be read, or with no `container`, its cluster could not be asked), or a cluster's
- * event stream was `disconnected` or `reconnected`.
+ * could not be read, or with no `container`, its cluster could not be asked), one's follow failed
+ * and is `retrying` (with growing waits, from after its last line), or a cluster's event stream
+ * was `disconnected` or `reconnected`.
  */
 export interface LogStatusLine {
   cluster: ClusterRef;
   container?: { id: string; name: string };
-  status: "started" | "stopped" | "joined" | "failed" | "disconnected" | "reconnected";
+  status: "started" | "stopped" | "joined" | "failed" | "retrying" | "disconnected" | "reconnected";
   /** RFC 3339: the engine's event time, or when docklens saw the failure. */
   time: string;
   error?: ErrorBody;
@@ -100,24 +103,41 @@ export async function followMergedLogs(
     followed.set(key, entry);
     if (entry.live) return;
     entry.live = true;
+    const [first, last] = BACKOFF_MS;
+    let wait = first;
+    let resume = from;
     try {
-      const lines = await followContainerLogs(containerRef(container), {
-        ...options,
-        signal: controller.signal,
-        query: {
-          ...query,
-          ...(from ? { tail: "all" as const } : {}),
-          ...(from?.since !== undefined ? { since: from.since } : {}),
-          timestamps: true,
-        },
-      });
-      for await (const line of lines) {
-        entry.last = line.time ?? entry.last;
-        if (!matches || matches(line.text)) hold(tagged(container, line));
+      for (;;) {
+        try {
+          const lines = await followContainerLogs(containerRef(container), {
+            ...options,
+            signal: controller.signal,
+            query: {
+              ...query,
+              ...(resume ? { tail: "all" as const } : {}),
+              ...(resume?.since !== undefined ? { since: resume.since } : {}),
+              timestamps: true,
+            },
+          });
+          for await (const line of lines) {
+            wait = first;
+            entry.last = line.time ?? entry.last;
+            if (!matches || matches(line.text)) hold(tagged(container, line));
+          }
+          return;
+        } catch (error) {
+          const code = (error as DocklensError).code;
+          if (controller.signal.aborted || code === "CONTAINER_NOT_FOUND") return;
+          const retry = RETRIED.test(code ?? "");
+          hold(status(container.cluster, retry ? "retrying" : "failed", now(), container, error));
+          if (!retry) return;
+          // A follow that failed (an engine away, streams exhausted) is asked again, from after its last line.
+          await sleep(jittered(wait), undefined, { signal: controller.signal }).catch(() => {});
+          wait = Math.min(wait * 2, last);
+          resume = entry.last ? { since: afterLine(entry.last) } : from;
+          if (controller.signal.aborted) return;
+        }
       }
-    } catch (error) {
-      if (!controller.signal.aborted && (error as DocklensError).code !== "CONTAINER_NOT_FOUND")
-        hold(status(container.cluster, "failed", new Date().toISOString(), container, error));
     } finally {
       entry.live = false;
     }
@@ -145,8 +165,7 @@ export async function followMergedLogs(
     if (known) {
       hold(status(event.cluster, "started", time, known.container));
       // From just after its last line: its log keeps what it wrote before it stopped.
-      const [ms, nanos] = timeKey(known.last ?? null);
-      void follow(known.container, known.last ? { since: ms / 1000 + (nanos + 1000) / 1e9 } : {});
+      void follow(known.container, known.last ? { since: afterLine(known.last) } : {});
       return;
     }
     const chosen = await isSelected(event.cluster, id, options).catch(() => undefined);
@@ -163,8 +182,8 @@ export async function followMergedLogs(
     const events = await streamEvents({
       fleet: options.fleet,
       clusters: watched,
+      // The clusters' shared subscriptions (core/hub/): 50 followers of a cluster cost one engine stream.
       filters: { type: ["container"], event: ["start", "die"] },
-      since: Date.now() / 1000,
       signal: controller.signal,
     });
     void (async () => {
@@ -197,6 +216,17 @@ export async function followMergedLogs(
       controller.abort();
     }
   })();
+}
+
+/** What a failed follow is retried for: the engine's failures, and docklens's own bound on streams. */
+const RETRIED = /^(ENGINE_|TOO_MANY_STREAMS$)/;
+
+const now = () => new Date().toISOString();
+
+/** The `since` (Unix seconds) just after a line's RFC 3339 time: that line is not sent again. */
+function afterLine(time: string): number {
+  const [ms, nanos] = timeKey(time);
+  return ms / 1000 + (nanos + 1000) / 1e9;
 }
 
 function status(

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { findContainer, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
+import { shareStream, type ShareStreamOptions } from "../hub/shared-stream.ts";
 import { DocklensError } from "../errors.ts";
 import { parseEngineJson } from "../json.ts";
 import { ndjsonSplitter } from "../ndjson.ts";
@@ -150,7 +151,9 @@ function withIdentity(raw: EngineStats, target: { id: string; name: string }): E
 }
 
 /**
- * One sample per engine sample (about one a second) until `options.signal` aborts or the consumer stops.
+ * One sample per engine sample (about one a second) until `options.signal` aborts or the consumer
+ * stops. Followers of one container share one engine stream; one that leaves more than
+ * `maxQueuedBytes` (4 MiB) unread is dropped with `CLIENT_TOO_SLOW`.
  * @example
  * ```ts
  * const controller = new AbortController();
@@ -163,40 +166,48 @@ function withIdentity(raw: EngineStats, target: { id: string; name: string }): E
  */
 export async function streamContainerStats(
   input: ContainerRef,
-  options: CoreOptions,
+  options: ShareStreamOptions,
 ): Promise<AsyncGenerator<StatsSample>> {
   const target = await findContainer(input, options);
-  const chunks = await openEngineStream(
+  // One engine stream per container, however many follow its stats (core/hub/shared-stream.ts).
+  const lines = await shareStream(
     target.cluster,
-    (docker, signal) =>
-      dialEngine(docker, `/containers/${target.id}/stats`, signal, {
-        query: { stream: true },
-        stream: true,
-      }) as Promise<Readable>,
-    {
-      ...options,
-      statuses: target.statuses,
+    `stats ${target.id}`,
+    async (signal) => {
+      const chunks = await openEngineStream(
+        target.cluster,
+        (docker, streamSignal) =>
+          dialEngine(docker, `/containers/${target.id}/stats`, streamSignal, {
+            query: { stream: true },
+            stream: true,
+          }) as Promise<Readable>,
+        { ...options, signal, statuses: target.statuses },
+      );
+      return splitLines(chunks);
     },
+    options,
   );
-  return samples(chunks, target);
+  return samples(lines, target);
+}
+
+async function* splitLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const lines = ndjsonSplitter();
+  for await (const chunk of chunks) yield* lines(chunk);
 }
 
 async function* samples(
-  chunks: AsyncIterable<Buffer>,
+  lines: AsyncIterable<string>,
   target: { id: string; name: string },
 ): AsyncGenerator<StatsSample> {
-  const lines = ndjsonSplitter();
-  for await (const chunk of chunks) {
-    for (const line of lines(chunk)) {
-      let raw: EngineStats;
-      try {
-        raw = withIdentity(parseEngineJson(line) as EngineStats, target);
-      } catch (error) {
-        throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON", {
-          cause: error,
-        });
-      }
-      yield { summary: summarizeStats(raw), raw };
+  for await (const line of lines) {
+    let raw: EngineStats;
+    try {
+      raw = withIdentity(parseEngineJson(line) as EngineStats, target);
+    } catch (error) {
+      throw new DocklensError("ENGINE_ERROR", "the engine sent a stats sample that is not JSON", {
+        cause: error,
+      });
     }
+    yield { summary: summarizeStats(raw), raw };
   }
 }

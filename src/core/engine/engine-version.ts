@@ -1,6 +1,6 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { callEngine, dialEngine, expectBody } from "./engine.ts";
-import type { CoreOptions } from "./fleet.ts";
+import type { CoreOptions, EngineSlot } from "./fleet.ts";
 
 /** The parts of the engine's `GET /version` body docklens reads; the rest passes through. */
 export interface EngineVersion {
@@ -10,17 +10,37 @@ export interface EngineVersion {
   [key: string]: unknown;
 }
 
-/** The engine's `/version`, a shared read (drift shows it; disk usage checks what the API takes). */
-export function readEngineVersion(
+/** Each engine's `/version` once read: it changes only when the engine does. */
+const versions = new WeakMap<EngineSlot, EngineVersion>();
+
+/**
+ * The engine's `/version` (drift shows it; disk usage checks what the API takes; the clusters
+ * name the engine from it): read once per connection, and again only after the engine was seen
+ * to go away ({@link forgetEngineFacts}).
+ */
+export async function readEngineVersion(
   cluster: ClusterConfig,
   options: CoreOptions,
 ): Promise<EngineVersion> {
-  return callEngine(
+  const slot = options.fleet.slot(cluster);
+  const known = versions.get(slot);
+  if (known) return known;
+  const version = await callEngine(
     cluster,
     async (docker, signal) =>
       expectBody<EngineVersion>(await dialEngine(docker, "/version", signal), "object", cluster),
     { ...options, read: { kind: "version" } },
   );
+  versions.set(slot, version);
+  return version;
+}
+
+/**
+ * Forget what {@link readEngineVersion} read of an engine: it failed, or its event stream
+ * dropped and came back, so it may be another engine (an upgrade, a restart) now.
+ */
+export function forgetEngineFacts(slot: EngineSlot): void {
+  versions.delete(slot);
 }
 
 /** True when `version` (`1.50`) is `min` (`1.42`) or newer; false when the engine gave none. */

@@ -23,6 +23,9 @@ export interface EngineSlot {
   failures: Map<ErrorCode, number>;
 }
 
+/** How long a subscription outlives its last user by default: a page reloaded finds it open. */
+const DEFAULT_GRACE_MS = 30_000;
+
 /** Stats samples in flight per engine at most (the engine client's pool for them is as wide). */
 const MAX_SAMPLES = 64;
 
@@ -43,6 +46,20 @@ export interface Fleet {
   close(): void;
 }
 
+/** How a fleet keeps engines watched (see the hub, core/hub/). */
+export interface FleetOptions {
+  /**
+   * Serve container lists from a live mirror per cluster (list-then-watch) rather than asking the
+   * engine each time: what `docklens serve` does. The CLI's one-shot commands leave it off.
+   */
+  live?: boolean;
+  /**
+   * How long a cluster's event subscription and mirror outlive their last user: 30 s by default
+   * with `live`, else none.
+   */
+  graceMs?: number;
+}
+
 /**
  * A fleet with its engine clients, as the core sees it. Internal: the published {@link Fleet}
  * leaves `engine` out, so that dockerode's types stay out of docklens's own.
@@ -52,6 +69,7 @@ interface EngineFleet extends Fleet {
   engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
   /** Reads over many clusters in flight, shared as a cluster's reads are. */
   acrossReads: Coalescer<ReadKey>;
+  hub: Required<FleetOptions>;
 }
 
 /** The engine client of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
@@ -66,6 +84,11 @@ export function fleetEngine(
 /** The sharing of reads over many clusters of `fleet` (and of every copy of it). */
 export function fleetAcrossReads(fleet: Fleet): Coalescer<ReadKey> {
   return engineFleet(fleet).acrossReads;
+}
+
+/** Whether `fleet` keeps live mirrors, and the grace period of its subscriptions. */
+export function fleetHubOptions(fleet: Fleet): Required<FleetOptions> {
+  return engineFleet(fleet).hub;
 }
 
 function engineFleet(fleet: Fleet): EngineFleet {
@@ -99,13 +122,18 @@ export interface CoreOptions {
  * const fleet = createFleet(await loadConfig({ configPath: "docklens.json" }));
  * ```
  */
-export function createFleet(config: DocklensConfig): Fleet {
+export function createFleet(config: DocklensConfig, options: FleetOptions = {}): Fleet {
   const clients = new Map<string, Promise<EngineClient>>();
   const slots = new Map<number, EngineSlot>();
   const fleet: EngineFleet = {
     [MADE]: true,
     config,
     acrossReads: new Coalescer<ReadKey>(),
+    // Without mirrors (the CLI) a subscription has one user: it closes when that one leaves.
+    hub: {
+      live: options.live ?? false,
+      graceMs: options.graceMs ?? (options.live ? DEFAULT_GRACE_MS : 0),
+    },
     async engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;
       let client = clients.get(key);
@@ -155,8 +183,12 @@ export function createFleet(config: DocklensConfig): Fleet {
  * }
  * ```
  */
-export async function loadFleet(options: LoadConfigOptions = {}): Promise<Fleet> {
-  return createFleet(await loadConfig(options));
+export async function loadFleet(options: LoadConfigOptions & FleetOptions = {}): Promise<Fleet> {
+  const { live, graceMs, ...load } = options;
+  return createFleet(await loadConfig(load), {
+    ...(live !== undefined ? { live } : {}),
+    ...(graceMs !== undefined ? { graceMs } : {}),
+  });
 }
 
 /**

@@ -1,0 +1,315 @@
+// A live mirror of one engine's containers, kept by list-then-watch as client-go's reflector
+// keeps a watch cache: list once, then apply each event of the cluster's hub by re-reading only
+// the containers it touched, re-list after a gap (the hub reconnected) and now and then. Only a
+// live fleet (serve) keeps one; the CLI's one-shot commands ask the engine.
+import type { ClusterConfig } from "../config/cluster-config.ts";
+import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { readEngineVersion } from "../engine/engine-version.ts";
+import { fleetHubOptions, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
+import { DocklensError, type ErrorBody } from "../errors.ts";
+import { jittered, subscribeEvents, type EngineEvent, type HubSubscription } from "./event-hub.ts";
+import {
+  nextStatusChange,
+  statusText,
+  type StateTimes,
+  type StatusWording,
+} from "./status-text.ts";
+
+/** An item of the engine's `GET /containers/json`, as it comes. */
+export type ListItem = { Id: string } & Record<string, unknown>;
+
+/** A mirrored container: its list item, its state's times, its network mode (from inspect). */
+export interface MirroredContainer {
+  item: ListItem;
+  state: StateTimes;
+  networkMode?: string;
+}
+
+/** Container events that change nothing a list item shows. */
+const QUIET = /^(exec_|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
+
+/** A full re-list this often while the mirror is held: what events cannot tell is mended. */
+const RESYNC_MS = 5 * 60_000;
+
+/** Events of a burst gathered before their containers are re-read together. */
+const BATCH_MS = 15;
+
+interface Mirror {
+  containers: Map<string, MirroredContainer>;
+  /** `opening` until the first list, `live` while it follows the engine, `down` with `error`. */
+  status: "opening" | "live" | "down";
+  error?: ErrorBody;
+  /** Bumped on every change: a body built from the mirror is kept until it changes. */
+  version: number;
+  wording: StatusWording;
+  waiters: Array<() => void>;
+  dirty: Set<string>;
+  reading: boolean;
+  listing: boolean;
+  subscription: HubSubscription;
+  lastUsed: number;
+  lease?: NodeJS.Timeout;
+  resync?: NodeJS.Timeout;
+  batch?: NodeJS.Timeout;
+  built?: { version: number; until: number; value: unknown };
+}
+
+const mirrors = new WeakMap<EngineSlot, Mirror>();
+
+/**
+ * The mirrored containers of a cluster of a live fleet, shaped by `shape` (given them in the
+ * engine's list order, and `now`, for the `Status` text), or undefined when the fleet keeps no
+ * mirrors. The shape is kept until the mirror changes or a `Status` text would: callers get the
+ * same object. Opens the mirror on first use (the caller waits for the first list, under the
+ * cluster's time limit); a mirror that is not live throws its cluster's known error at once.
+ */
+export async function readMirror<T>(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  shape: (containers: Array<MirroredContainer & { status: string }>) => T,
+): Promise<T | undefined> {
+  const { live, graceMs } = fleetHubOptions(options.fleet);
+  if (!live) return undefined;
+  const slot = options.fleet.slot(cluster);
+  let mirror = mirrors.get(slot);
+  if (!mirror) mirrors.set(slot, (mirror = open(cluster, options, slot)));
+  hold(mirror, slot, graceMs);
+  if (mirror.status === "opening")
+    await new Promise<void>((resolve) => mirror.waiters.push(resolve));
+  if (mirror.status !== "live") {
+    const error = mirror.error ?? { code: "ENGINE_UNREACHABLE", message: "no engine" };
+    throw new DocklensError(error.code, error.message);
+  }
+  const now = Date.now();
+  const built = mirror.built;
+  if (built && built.version === mirror.version && now < built.until) return built.value as T;
+  let until = Infinity;
+  const containers = [...mirror.containers.values()].map((entry) => {
+    until = Math.min(until, nextStatusChange(entry.state, now));
+    return { ...entry, status: statusText(entry.state, mirror.wording, now) };
+  });
+  const value = shape(containers);
+  mirror.built = { version: mirror.version, until, value };
+  return value;
+}
+
+/** The state of a cluster's mirror, for tests and the bench: its status and container count. */
+export function mirrorState(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+): { status: string; containers: number } | undefined {
+  const mirror = mirrors.get(options.fleet.slot(cluster));
+  return mirror && { status: mirror.status, containers: mirror.containers.size };
+}
+
+/** Keep the mirror while it is read: it closes a grace period after the last read. */
+function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
+  mirror.lastUsed = Date.now();
+  if (mirror.lease) return;
+  const check = () => {
+    const idle = Date.now() - mirror.lastUsed;
+    if (idle < graceMs) {
+      mirror.lease = setTimeout(check, graceMs - idle).unref();
+      return;
+    }
+    mirror.lease = undefined;
+    clearTimeout(mirror.resync);
+    clearTimeout(mirror.batch);
+    mirror.subscription.close();
+    mirrors.delete(slot);
+    settle(mirror);
+  };
+  mirror.lease = setTimeout(check, Math.max(graceMs, 1)).unref();
+}
+
+function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): Mirror {
+  const fleet = { fleet: options.fleet };
+  const mirror: Mirror = {
+    containers: new Map(),
+    status: "opening",
+    version: 0,
+    wording: "docker",
+    waiters: [],
+    dirty: new Set(),
+    reading: false,
+    listing: false,
+    lastUsed: Date.now(),
+    subscription: { close() {} },
+  };
+  mirror.subscription = subscribeEvents(cluster, fleet, (signal) => {
+    if (mirrors.get(slot) !== mirror) return;
+    if (signal.kind === "up") void relist(cluster, fleet, mirror);
+    else if (signal.kind === "down") {
+      mirror.status = "down";
+      mirror.error = signal.error;
+      settle(mirror);
+    } else {
+      const id = touchedContainer(signal.event);
+      if (id) touch(cluster, fleet, mirror, id);
+    }
+  });
+  return mirror;
+}
+
+/** Wake the readers waiting for the first list (or a failure). */
+function settle(mirror: Mirror): void {
+  for (const wake of mirror.waiters.splice(0)) wake();
+}
+
+/** The container an event touched, if it may change what its list item shows: the mirror re-reads it. */
+export function touchedContainer(event: EngineEvent): string | undefined {
+  const actor = (event.Actor ?? {}) as { ID?: string; Attributes?: Record<string, string> };
+  const action = typeof event.Action === "string" ? event.Action : "";
+  if (event.Type === "container") return QUIET.test(action) ? undefined : actor.ID;
+  // A network (dis)connected changes the list item's NetworkSettings.
+  if (event.Type === "network" && /^(connect|disconnect)$/.test(action))
+    return actor.Attributes?.container;
+  return undefined;
+}
+
+function touch(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror, id: string): void {
+  mirror.dirty.add(id);
+  schedule(cluster, options, mirror);
+}
+
+/** Re-read what is dirty soon, unless a read or list is under way (it schedules when done). */
+function schedule(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): void {
+  if (!mirror.batch && !mirror.reading && !mirror.listing && mirror.dirty.size)
+    mirror.batch = setTimeout(() => void reread(cluster, options, mirror), BATCH_MS);
+}
+
+/** Re-read the containers events touched: their list items (one call) and inspect bodies. */
+async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): Promise<void> {
+  mirror.batch = undefined;
+  if (mirror.reading || mirror.listing || !mirror.dirty.size) return;
+  mirror.reading = true;
+  const ids = [...mirror.dirty];
+  mirror.dirty.clear();
+  try {
+    const found = await readContainers(cluster, options, mirror.wording, { id: ids });
+    for (const id of ids) {
+      const entry = found.get(id);
+      if (!entry) mirror.containers.delete(id);
+      else if (mirror.containers.has(id)) mirror.containers.set(id, entry);
+      // A new container comes first, as the engines list the newest first.
+      else mirror.containers = new Map([[id, entry], ...mirror.containers]);
+    }
+    mirror.version++;
+  } catch (error) {
+    // What could not be re-read is re-listed whole.
+    for (const id of ids) mirror.dirty.add(id);
+    mirror.reading = false;
+    return relistLater(cluster, options, mirror, error);
+  }
+  mirror.reading = false;
+  schedule(cluster, options, mirror);
+}
+
+/** List every container again (the first list, after a gap, and now and then). */
+async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): Promise<void> {
+  if (mirror.listing) return;
+  mirror.listing = true;
+  clearTimeout(mirror.resync);
+  mirror.dirty.clear();
+  try {
+    const version = await readEngineVersion(cluster, options);
+    const components = Array.isArray(version.Components) ? version.Components : [];
+    mirror.wording = components.some((part: { Name?: unknown }) => part.Name === "Podman Engine")
+      ? "podman"
+      : "docker";
+    mirror.containers = await readContainers(
+      cluster,
+      options,
+      mirror.wording,
+      undefined,
+      mirror.containers,
+    );
+    mirror.version++;
+    mirror.status = "live";
+    mirror.error = undefined;
+    mirror.resync = setTimeout(() => void relist(cluster, options, mirror), RESYNC_MS).unref();
+  } catch (error) {
+    mirror.listing = false;
+    return relistLater(cluster, options, mirror, error);
+  }
+  mirror.listing = false;
+  settle(mirror);
+  schedule(cluster, options, mirror);
+}
+
+/** The mirror is down with `error` until a list succeeds: tried again after a jittered wait. */
+function relistLater(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  mirror: Mirror,
+  error: unknown,
+): void {
+  mirror.status = "down";
+  const known = (error as DocklensError).toJSON?.();
+  mirror.error = known ?? { code: "ENGINE_ERROR", message: String(error) };
+  settle(mirror);
+  clearTimeout(mirror.resync);
+  mirror.resync = setTimeout(() => void relist(cluster, options, mirror), jittered(1000)).unref();
+}
+
+/**
+ * The engine's list items (all, or those of `filters`) with each container's state times and
+ * network mode from its inspect body. A container whose derived `Status` already equals the
+ * listed one keeps the times `known` holds: a re-list inspects only what changed.
+ */
+async function readContainers(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  wording: StatusWording,
+  filters: Record<string, string[]> | undefined,
+  known?: Map<string, MirroredContainer>,
+): Promise<Map<string, MirroredContainer>> {
+  const items = await callEngine(
+    cluster,
+    async (docker, signal) =>
+      expectBody<ListItem[]>(
+        await dialEngine(docker, "/containers/json", signal, {
+          query: { all: true, ...(filters ? { filters: JSON.stringify(filters) } : {}) },
+        }),
+        "array",
+        cluster,
+      ),
+    options,
+  );
+  const now = Date.now();
+  const entries = await Promise.all(
+    items.map(async (item): Promise<[string, MirroredContainer] | undefined> => {
+      const before = known?.get(item.Id);
+      if (before && item.Status === statusText(before.state, wording, now))
+        return [item.Id, { ...before, item }];
+      const detail = await inspect(cluster, options, item.Id);
+      return detail && [item.Id, { item, ...detail }];
+    }),
+  );
+  return new Map(entries.filter((entry) => entry !== undefined));
+}
+
+/** A container's state and network mode; undefined when it is gone. */
+async function inspect(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  id: string,
+): Promise<{ state: StateTimes; networkMode?: string } | undefined> {
+  try {
+    const body = await callEngine(
+      cluster,
+      (docker, signal) => dialEngine(docker, `/containers/${encodeURIComponent(id)}/json`, signal),
+      { ...options, statuses: { 404: { code: "CONTAINER_NOT_FOUND", message: "gone" } } },
+    );
+    const detail = expectBody<{ State?: StateTimes; HostConfig?: { NetworkMode?: string } }>(
+      body,
+      "object",
+      cluster,
+    );
+    const mode = detail.HostConfig?.NetworkMode;
+    return { state: detail.State ?? {}, ...(mode ? { networkMode: mode } : {}) };
+  } catch (error) {
+    if ((error as DocklensError).code === "CONTAINER_NOT_FOUND") return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { followMergedLogs } from "../../src/core/containers/follow-merged-logs.ts";
+import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
+import { docker, engines, writeConfig } from "./helpers.ts";
+import { startProxy, type LinkProxy } from "./proxy.ts";
+
+/** A merged-log follow that failed is retried, from after its last line (issue 24 item 3). */
+let proxy: LinkProxy;
+let fleet: Fleet;
+const name = `retry-${process.pid}`;
+
+beforeAll(async () => {
+  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
+  const config = await writeConfig("follow-retry.json", {
+    clusters: [{ name: "linked", host: "127.0.0.1", port: proxy.port }],
+  });
+  fleet = await loadFleet({ configPath: config });
+  await docker(
+    engines.hostA,
+    "run",
+    "-d",
+    "--name",
+    name,
+    "-l",
+    "docklens-test=retry",
+    "local/busybox:1",
+    "sh",
+    "-c",
+    "i=0; while true; do echo line $i; i=$((i+1)); sleep 0.1; done",
+  );
+});
+afterAll(async () => {
+  fleet?.close();
+  await proxy?.close().catch(() => undefined);
+  await docker(engines.hostA, "rm", "-f", name).catch(() => undefined);
+});
+
+describe("followed merged logs", () => {
+  it("retry a follow whose engine stream failed, say so, and go on after its last line", async () => {
+    const controller = new AbortController();
+    const stream = await followMergedLogs({
+      fleet,
+      clusters: ["linked"],
+      filters: { name: [name] },
+      query: { tail: 0 },
+      windowMs: 50,
+      signal: controller.signal,
+    });
+    const seen: any[] = [];
+    const reading = (async () => {
+      for await (const item of stream) seen.push(item);
+    })().catch(() => undefined);
+    const until = async (ok: () => boolean) => {
+      for (const end = Date.now() + 15_000; !ok() && Date.now() < end;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return ok();
+    };
+    expect(await until(() => seen.some((item) => "text" in item))).toBe(true);
+    await proxy.cut();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await proxy.restore();
+    const retried = () => seen.findIndex((item) => item.status === "retrying");
+    expect(await until(() => retried() !== -1)).toBe(true);
+    expect(seen[retried()]).toMatchObject({
+      container: { name },
+      error: { code: expect.stringMatching(/^ENGINE_/) },
+    });
+    expect(await until(() => seen.slice(retried()).some((item) => "text" in item))).toBe(true);
+    controller.abort();
+    await reading;
+    // From after its last line: no line comes twice.
+    const texts = seen.filter((item) => "text" in item).map((item) => item.text);
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+});
