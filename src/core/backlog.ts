@@ -5,8 +5,8 @@ export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /** The bounds of a {@link Backlog}. */
 export interface BacklogBounds {
-  /** Items held at most. */
-  items: number;
+  /** Items held at most; default no bound but the bytes'. */
+  items?: number;
   /** Their sizes added up, at most; default {@link MAX_BACKLOG_BYTES}. */
   bytes?: number;
 }
@@ -35,7 +35,7 @@ export class Backlog {
   #bytes = 0;
 
   constructor(bounds: BacklogBounds) {
-    this.#maxItems = bounds.items;
+    this.#maxItems = bounds.items ?? Infinity;
     this.#maxBytes = bounds.bytes ?? MAX_BACKLOG_BYTES;
   }
 
@@ -67,9 +67,10 @@ export class Backlog {
   tooSlow(hint: string): DocklensError {
     const mib = this.#maxBytes / (1024 * 1024);
     const bytes = Number.isInteger(mib) ? `${mib} MiB` : `${this.#maxBytes} bytes`;
+    const items = Number.isFinite(this.#maxItems) ? `${this.#maxItems} items or ` : "";
     return new DocklensError(
       "CLIENT_TOO_SLOW",
-      `this client fell ${this.#maxItems} items or ${bytes} behind; ${hint}`,
+      `this client fell ${items}${bytes} behind; ${hint}`,
     );
   }
 }

@@ -156,5 +156,8 @@ describe("bounds in bytes", () => {
     );
     expect(backlog.tooSlow("x").code).toBe("CLIENT_TOO_SLOW");
     expect(new Backlog({ items: 1 }).tooSlow("x").message).toMatch(/1 items or 16 MiB behind/);
+    expect(new Backlog({ bytes: 4 << 20 }).tooSlow("follow again").message).toBe(
+      "this client fell 4 MiB behind; follow again",
+    );
   });
 });

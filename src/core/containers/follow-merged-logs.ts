@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { streamEvents, type ClusterEvent, type EventStatus } from "../clusters/events.ts";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import { resolveClusters } from "../engine/fleet.ts";
+import { Backlog } from "../backlog.ts";
 import { DocklensError, isDocklensError, type ErrorBody } from "../errors.ts";
 import { BACKOFF_MS, jittered } from "../hub/event-hub.ts";
 import { compileGrep } from "./grep.ts";
@@ -44,6 +45,8 @@ export interface FollowMergedLogsOptions extends MergedLogsOptions {
   windowMs?: number;
   /** Lines held for a consumer that does not read; past it the stream ends with `CLIENT_TOO_SLOW`. Default 10000. */
   maxBuffered?: number;
+  /** The same in bytes (of line text, about): default 16 MiB. */
+  maxBufferedBytes?: number;
 }
 
 type Item = MergedLogLine | LogStatusLine;
@@ -81,12 +84,15 @@ export async function followMergedLogs(
   options.signal?.addEventListener("abort", stop, { once: true });
   const window = new ReorderWindow<Item>(options.windowMs ?? 200, (item) => timeKey(item.time));
   const ready: Item[] = [];
-  const max = options.maxBuffered ?? 10_000;
+  const backlog = new Backlog({
+    items: options.maxBuffered ?? 10_000,
+    ...(options.maxBufferedBytes ? { bytes: options.maxBufferedBytes } : {}),
+  });
   let overflow = false;
   let wake: (() => void) | undefined;
   const hold = (item: Item) => {
     if (controller.signal.aborted) return;
-    if (window.size + ready.length >= max) {
+    if (!backlog.add(sizeOf(item))) {
       overflow = true;
       controller.abort();
       wake?.();
@@ -201,12 +207,13 @@ export async function followMergedLogs(
   return (async function* () {
     try {
       for (;;) {
-        while (ready.length) yield ready.shift()!;
+        while (ready.length) {
+          const item = ready.shift()!;
+          backlog.remove(sizeOf(item));
+          yield item;
+        }
         if (overflow)
-          throw new DocklensError(
-            "CLIENT_TOO_SLOW",
-            `this client fell ${max} lines behind; follow again with since set to the last line's time`,
-          );
+          throw backlog.tooSlow("follow again with since set to the last line's time");
         if (controller.signal.aborted || (done && !window.size)) return;
         await new Promise<void>((resolve) => (wake = resolve));
       }
@@ -219,7 +226,7 @@ export async function followMergedLogs(
 }
 
 /** What a failed follow is retried for: the engine's failures, and docklens's own bound on streams. */
-const RETRIED = /^(ENGINE_|TOO_MANY_STREAMS$)/;
+const RETRIED = /^(ENGINE_|TOO_MANY_STREAMS$|STREAM_POOL_FULL$)/;
 
 const now = () => new Date().toISOString();
 
@@ -228,6 +235,9 @@ function afterLine(time: string): number {
   const [ms, nanos] = timeKey(time);
   return ms / 1000 + (nanos + 1000) / 1e9;
 }
+
+/** What a held item costs, about: its text, and its tags and JSON around it. */
+const sizeOf = (item: Item) => ("text" in item ? item.text.length : 0) + 200;
 
 function status(
   cluster: ClusterRef,

@@ -2,17 +2,16 @@
 // reads the same items, each from its own queue bounded in bytes, so a slow follower is dropped
 // (told why) and never slows the others or the engine; the last to leave closes it.
 import type { ClusterConfig } from "../config/cluster-config.ts";
+import { Backlog } from "../backlog.ts";
 import type { CoreOptions, EngineSlot } from "../engine/fleet.ts";
-import { DocklensError } from "../errors.ts";
 
 /** What a follower of a shared stream holds unread at most, by default: past it, it is dropped. */
 const MAX_QUEUED_BYTES = 4 << 20;
 
 interface Follower {
   queue: string[];
-  bytes: number;
-  /** Bytes it may leave unread. */
-  max: number;
+  /** What it left unread, bounded in bytes. */
+  backlog: Backlog;
   wake?: () => void;
   /** Set when the stream ended (undefined: it ended well) or the follower was dropped. */
   end?: { error?: Error };
@@ -62,8 +61,7 @@ export async function shareStream(
   }
   const follower: Follower = {
     queue: [],
-    bytes: 0,
-    max: options.maxQueuedBytes ?? MAX_QUEUED_BYTES,
+    backlog: new Backlog({ bytes: options.maxQueuedBytes ?? MAX_QUEUED_BYTES }),
   };
   stream.followers.add(follower);
   const { followers, controller } = stream;
@@ -88,7 +86,7 @@ export async function shareStream(
       for (;;) {
         while (follower.queue.length) {
           const line = follower.queue.shift()!;
-          follower.bytes -= line.length;
+          follower.backlog.remove(line.length);
           yield line;
         }
         if (follower.end) {
@@ -115,18 +113,10 @@ async function pump(
     for await (const line of lines) {
       for (const follower of followers) {
         if (follower.end) continue;
-        const { max } = follower;
-        if (follower.bytes + line.length > max) {
-          follower.end = {
-            error: new DocklensError(
-              "CLIENT_TOO_SLOW",
-              `this client left ${max} bytes of a shared stream unread; follow again`,
-            ),
-          };
+        if (follower.backlog.add(line.length)) follower.queue.push(line);
+        else {
+          follower.end = { error: follower.backlog.tooSlow("follow again") };
           follower.queue.length = 0;
-        } else {
-          follower.queue.push(line);
-          follower.bytes += line.length;
         }
         follower.wake?.();
       }
