@@ -212,8 +212,7 @@ export async function followMergedLogs(
           backlog.remove(sizeOf(item));
           yield item;
         }
-        if (overflow)
-          throw backlog.tooSlow("follow again with since set to the last line's time");
+        if (overflow) throw backlog.tooSlow("follow again with since set to the last line's time");
         if (controller.signal.aborted || (done && !window.size)) return;
         await new Promise<void>((resolve) => (wake = resolve));
       }
