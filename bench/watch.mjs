@@ -6,7 +6,7 @@
 // Then freshness: a container started on the engine, seen in a served list (p50/p95).
 // Run by hand, as root:   node bench/watch.mjs [--viewers 20] [--seconds 15] [--starts 20]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -81,6 +81,7 @@ async function run(viewers) {
   for (const req of streams) req.destroy();
   await server.stop();
   link.close();
+  rmSync(dir, { recursive: true, force: true });
   docker("rm", "-f", ...docker("ps", "-aq", "--filter", "label=bench=watch").split("\n"));
   const requests = link.requests.filter((path) => !/\/events/.test(path)).length;
   const events = link.requests.filter((path) => /\/events/.test(path)).length;
