@@ -141,10 +141,15 @@ describe("metrics", () => {
     const server = await startServer({ log: false, fleet });
     try {
       const slot = fleet.slot(fleet.config.clusters[0]!);
+      // The first scrape also reads the engine's facts (/version), once per connection.
+      await raw(server.port, "/metrics");
+      expect(slot.calls).toBe(3);
+      expect(link.requests.filter((request) => request === "GET /version")).toHaveLength(1);
       const texts = await Promise.all(
         Array.from({ length: 8 }, () => raw(server.port, "/metrics").then((r) => r.text)),
       );
-      expect(slot.calls).toBe(2);
+      expect(slot.calls).toBe(3 + 2);
+      expect(link.requests.filter((request) => request === "GET /version")).toHaveLength(1);
       expect(
         new Set(
           texts.map((text) => sample(text, 'docklens_containers{cluster="alpha",state="running"}')),
