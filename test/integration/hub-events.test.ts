@@ -62,19 +62,26 @@ describe("the engine hub: one /events stream per cluster", () => {
     );
     await Promise.all(followers.map((one) => one.ready));
     const cluster = resolveCluster("linked", { fleet });
-    // Events count from the moment the engine's stream is open, as `docker events` does.
     expect(await until(() => hubStreams(cluster, { fleet }).open)).toBe(true);
-    const id = await docker(
-      engines.hostA,
-      "create",
-      "--label",
-      "docklens-test=hub",
-      "local/busybox:1",
-      "true",
-    );
-    await docker(engines.hostA, "rm", id);
-    const saw = (one: { items: any[] }, action: string) =>
+    const churn = async () => {
+      const id = await docker(
+        engines.hostA,
+        "create",
+        "--label",
+        "docklens-test=hub",
+        "local/busybox:1",
+        "true",
+      );
+      await docker(engines.hostA, "rm", id);
+      return id;
+    };
+    const sawOf = (id: string) => (one: { items: any[] }, action: string) =>
       one.items.some((item) => item.Actor?.ID === id && item.Action === action);
+    // moby answers /events before it subscribes (its handler flushes the headers first), as it
+    // does for `docker events`: events count once one has come through to every follower.
+    const warmUp = sawOf(await churn());
+    expect(await until(() => followers.every((one) => warmUp(one, "destroy")))).toBe(true);
+    const saw = sawOf(await churn());
     expect(await until(() => followers.every((one) => saw(one, "destroy")))).toBe(true);
     // Each follower's filter applied as the engine would: destroy-only ones never saw the create.
     expect(followers.filter((one) => saw(one, "create")).length).toBe(10);
