@@ -73,6 +73,13 @@ describe("the run's temp dir", () => {
     await expect(integration()).rejects.toThrow("made-by-an-engine");
   });
 
+  it("counts no compile cache of Node's (the CLI's, on Node 22 and later), and removes it", async () => {
+    const teardown = await setup();
+    await mkdir(join(tmpdir(), "node-compile-cache"));
+    await expect(teardown()).resolves.toBeUndefined();
+    expect(await readdir(outer)).toEqual([]);
+  });
+
   it("passes a run that leaves nothing", async () => {
     const teardown = await setup();
     await writeFile(join(tmpdir(), "gone"), "");
