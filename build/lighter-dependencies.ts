@@ -151,6 +151,26 @@ export function withoutBuiltinNamespaces(code: string): string {
   return rewritten;
 }
 
+/** A CommonJS module's wrapper as the bundler writes it: `__commonJSMin(((exports, module) => {`. */
+const COMMONJS_WRAPPER = /__commonJSMin\(\(\(((?:exports(?:, module)?)?)\) => \{/g;
+
+/**
+ * The same wrappers as parenthesised function expressions, which V8 compiles with the chunk
+ * (its heuristic for a function called at once), where it compiles an arrow only when first
+ * called. A chunk is then scanned once, not a second time for each module it requires; Node 22's
+ * compile cache keeps what was compiled with the chunk, not what was compiled on a first call.
+ * Together a one-off `containers --json` runs ~5% fewer instructions on Node 22 and 24 and ~17%
+ * fewer on Node 20. Wrappers are called plainly, in strict code, so `this` stays `undefined`.
+ */
+export function withEagerCommonJs(code: string): string {
+  const eager = code.replace(COMMONJS_WRAPPER, "__commonJSMin((function ($1) {");
+  if (/__commonJSMin\((?!\(function )/.test(eager))
+    throw new Error(
+      "a CommonJS wrapper the build cannot read: update build/lighter-dependencies.ts",
+    );
+  return eager;
+}
+
 /**
  * The plugin that makes the replacements and edits above. Every one must apply: a dependency
  * that moved or rewrote a file fails the build, rather than the bundle silently growing back.
@@ -158,6 +178,7 @@ export function withoutBuiltinNamespaces(code: string): string {
 export function lighterDependencies(): Plugin {
   const replaced = new Set<number>();
   let modemEdited = false;
+  let eagerWrappers = 0;
   return {
     name: "docklens:lighter-dependencies",
     buildStart() {
@@ -199,7 +220,13 @@ export function lighterDependencies(): Plugin {
     renderChunk(code, chunk) {
       // Declarations import types, which need no module at run time.
       if (/\.d\.[cm]?ts$/.test(chunk.fileName)) return null;
-      return withoutBuiltinNamespaces(code);
+      eagerWrappers += code.match(COMMONJS_WRAPPER)?.length ?? 0;
+      return withEagerCommonJs(withoutBuiltinNamespaces(code));
+    },
+    generateBundle() {
+      // dockerode and commander are CommonJS: a bundle without wrappers means they changed form.
+      if (!eagerWrappers) fail("no CommonJS wrapper was made eager");
+      eagerWrappers = 0;
     },
     buildEnd(error) {
       if (error) return;
