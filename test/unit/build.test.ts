@@ -8,6 +8,9 @@ import {
 } from "../../build/lighter-dependencies.ts";
 
 type Hook = (...args: unknown[]) => unknown;
+/** The default export of a module of this code, as Node imports it. */
+const defaultOf = async <T>(code: string): Promise<T> =>
+  ((await import(`data:text/javascript,${encodeURIComponent(code)}`)) as { default: T }).default;
 const hook = (plugin: object, name: string): Hook => {
   const value = (plugin as Record<string, Hook | { handler: Hook }>)[name]!;
   return typeof value === "function" ? value : value.handler;
@@ -76,10 +79,8 @@ describe("imports of Node built-ins in the bundle", () => {
 
   it("give the same module the import gave", async () => {
     const code = withoutBuiltinNamespaces('import{join as j}from"node:path";export default j;');
-    const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as {
-      default: (...parts: string[]) => string;
-    };
-    expect(module.default("a", "b")).toBe("a/b");
+    const join = await defaultOf<(...parts: string[]) => string>(code);
+    expect(join("a", "b")).toBe("a/b");
   });
 });
 
@@ -108,10 +109,7 @@ describe("CommonJS modules bundled in", () => {
       module.exports = { self: this, args: arguments.length };
     }));
     export default require_a();`);
-    const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as {
-      default: unknown;
-    };
-    expect(module.default).toEqual({ self: undefined, args: 2 });
+    expect(await defaultOf(code)).toEqual({ self: undefined, args: 2 });
   });
 });
 
