@@ -39,7 +39,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const states = (list: { containers: Array<{ Id: string; State: string }> }) =>
   Object.fromEntries(list.containers.map((c) => [c.Id, c.State]));
 
-/** Stop the engine as a restart does (its containers stop with it) and start it on the same data. */
+/**
+ * Kill the engine as a crash does (no event said it) and start it again on the same data, which
+ * stops the containers it finds running.
+ */
 async function restartEngine(): Promise<void> {
   const pid = Number(await readFile(join(dir, "docker.pid"), "utf8"));
   process.kill(pid, "SIGKILL");
