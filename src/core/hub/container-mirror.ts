@@ -25,8 +25,9 @@ export interface MirroredContainer {
   networkMode?: string;
 }
 
-/** Container events that change nothing a list item shows. */
-const QUIET = /^(exec_|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
+/** Container events that change nothing a list item shows (Podman says `exec`, Docker `exec_start`). */
+const QUIET =
+  /^(exec(_|$)|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
 
 /** A full re-list this often while the mirror is held: what events cannot tell is mended. */
 const RESYNC_MS = 5 * 60_000;
