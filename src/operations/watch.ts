@@ -42,7 +42,5 @@ export async function containerWatch(context: RouteContext): Promise<Streamed | 
     if (context.query[name] !== undefined || context.lists[name]?.length)
       invalidQuery(name, "not with watch=true: a watch has every container of each cluster");
   const { watchContainers } = await import("../core/containers/container-watch.ts");
-  return new Streamed(
-    await watchContainers({ ...context, clusters: context.lists.cluster ?? [] }),
-  );
+  return new Streamed(await watchContainers({ ...context, clusters: context.lists.cluster ?? [] }));
 }

@@ -6,7 +6,12 @@ import type { ClusterConfig } from "../config/cluster-config.ts";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import { Backlog } from "../backlog.ts";
 import { DocklensError, type ErrorBody } from "../errors.ts";
-import { fleetHubOptions, resolveClusters, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
+import {
+  fleetHubOptions,
+  resolveClusters,
+  type CoreOptions,
+  type EngineSlot,
+} from "../engine/fleet.ts";
 import { followMirror } from "../hub/container-mirror.ts";
 import type { HubSubscription } from "../hub/event-hub.ts";
 import type { ContainerItem } from "./container-types.ts";
