@@ -127,7 +127,13 @@ function join(cluster: ClusterConfig, options: CoreOptions, deliver: Deliver): (
   held.watchers.add(deliver);
   if (held.state === "live") deliver(snapshotOf(held), 0);
   else if (held.state === "down") deliver(downOf(held), 0);
-  else deliver({ type: "waiting", cluster: held.ref }, 0);
+  // A mirror that is live or known down answers within a few microtasks: say `waiting` only
+  // if it did not (a first list under way).
+  else
+    setImmediate(() => {
+      if (held.state === "waiting" && held.watchers.has(deliver))
+        deliver({ type: "waiting", cluster: held.ref }, 0);
+    });
   return () => {
     held.watchers.delete(deliver);
     if (held.watchers.size || feeds.get(slot) !== held) return;
