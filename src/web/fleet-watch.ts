@@ -65,6 +65,8 @@ function apply(line: ContainerWatchLine | { error: ErrorBody }) {
     console.warn(`watch: ${line.error.code}: ${line.error.message}`);
     return;
   }
+  if (line.type === "snapshot" && !performance.getEntriesByName("containers:snapshot").length)
+    performance.mark("containers:snapshot");
   const cluster = entry(line.cluster);
   // A cluster's rows are replaced, never changed in place: a view holding the last ones keeps them.
   let rows = cluster.rows;
