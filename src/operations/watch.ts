@@ -42,5 +42,9 @@ export async function containerWatch(context: RouteContext): Promise<Streamed | 
     if (context.query[name] !== undefined || context.lists[name]?.length)
       invalidQuery(name, "not with watch=true: a watch has every container of each cluster");
   const { watchContainers } = await import("../core/containers/container-watch.ts");
-  return new Streamed(await watchContainers({ ...context, clusters: context.lists.cluster ?? [] }));
+  // Compressed when asked: a snapshot of 12,000 containers is megabytes of JSON.
+  return new Streamed(
+    await watchContainers({ ...context, clusters: context.lists.cluster ?? [] }),
+    true,
+  );
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { request } from "node:http";
+import { createBrotliDecompress, createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watchContainers } from "../../src/core/containers/container-watch.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
@@ -232,6 +233,43 @@ describe("GET /list/containers?watch=true", () => {
     });
     expect(hidden.status).toBe(404);
     expect(hidden.json.error.code).toBe("CLUSTER_NOT_FOUND");
+  });
+
+  it("comes compressed when asked, each line flushed as it is written", async () => {
+    for (const coding of ["gzip", "br"] as const) {
+      const lines: any[] = [];
+      let encoding: string | undefined;
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: "/list/containers?watch=true&cluster=linked",
+          headers: { authorization: `Bearer ${ROOT}`, "accept-encoding": coding },
+        },
+        (res) => {
+          encoding = res.headers["content-encoding"];
+          const decoded = res.pipe(coding === "br" ? createBrotliDecompress() : createGunzip());
+          let pending = "";
+          decoded.on("data", (chunk: Buffer) => {
+            const parts = (pending + chunk.toString()).split("\n");
+            pending = parts.pop()!;
+            lines.push(...parts.filter(Boolean).map((line) => JSON.parse(line)));
+          });
+          decoded.on("error", () => undefined);
+        },
+      );
+      req.on("error", () => undefined);
+      req.end();
+      // The snapshot arrives whole while the stream stays open.
+      expect(await until(() => lines.some((line) => line.type === "snapshot"))).toBe(true);
+      expect(encoding).toBe(coding);
+      const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+      expect(
+        await until(() => lines.some((line) => line.type === "added" && line.container.Id === id)),
+      ).toBe(true);
+      await docker(engines.hostA, "rm", id);
+      req.destroy();
+    }
   });
 
   it("refuses filter and size with watch, as the list would not be the one watched", async () => {
