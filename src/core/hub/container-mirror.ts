@@ -44,6 +44,8 @@ interface Mirror {
   version: number;
   wording: StatusWording;
   waiters: Array<() => void>;
+  /** Told after each change (a re-read, a re-list, the engine lost): see {@link followMirror}. */
+  followers: Set<() => void>;
   dirty: Set<string>;
   reading: boolean;
   listing: boolean;
@@ -71,10 +73,7 @@ export async function readMirror<T>(
 ): Promise<T | undefined> {
   const { live, graceMs } = fleetHubOptions(options.fleet);
   if (!live) return undefined;
-  const slot = options.fleet.slot(cluster);
-  let mirror = mirrors.get(slot);
-  if (!mirror) mirrors.set(slot, (mirror = open(cluster, options, slot)));
-  hold(mirror, slot, graceMs);
+  const mirror = heldMirror(cluster, options, graceMs);
   if (mirror.status === "opening")
     await new Promise<void>((resolve) => mirror.waiters.push(resolve));
   if (mirror.status !== "live") {
@@ -103,15 +102,44 @@ export function mirrorState(
   return mirror && { status: mirror.status, containers: mirror.containers.size };
 }
 
+/**
+ * Call `changed` after each change of a cluster's mirror of a live fleet (containers re-read or
+ * re-listed, the engine lost): a watch reads the mirror then ({@link readMirror}). Opens the
+ * mirror, and holds it until `close`.
+ */
+export function followMirror(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  changed: () => void,
+): HubSubscription {
+  const { graceMs } = fleetHubOptions(options.fleet);
+  const mirror = heldMirror(cluster, options, graceMs);
+  mirror.followers.add(changed);
+  return {
+    close() {
+      if (mirror.followers.delete(changed)) mirror.lastUsed = Date.now();
+    },
+  };
+}
+
+function heldMirror(cluster: ClusterConfig, options: CoreOptions, graceMs: number): Mirror {
+  const slot = options.fleet.slot(cluster);
+  let mirror = mirrors.get(slot);
+  if (!mirror) mirrors.set(slot, (mirror = open(cluster, options, slot)));
+  hold(mirror, slot, graceMs);
+  return mirror;
+}
+
 /** Keep the mirror while it is read: it closes a grace period after the last read. */
 function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
   mirror.lastUsed = Date.now();
   if (mirror.lease) return;
   const check = () => {
     const idle = Date.now() - mirror.lastUsed;
-    // Readers waiting for a slow first list hold it too.
-    if (idle < graceMs || mirror.waiters.length) {
-      mirror.lease = setTimeout(check, Math.max(graceMs - idle, 100)).unref();
+    // Readers waiting for a slow first list, and followers, hold it too.
+    if (idle < graceMs || mirror.waiters.length || mirror.followers.size) {
+      const wait = mirror.followers.size ? Math.max(graceMs, 1000) : Math.max(graceMs - idle, 100);
+      mirror.lease = setTimeout(check, wait).unref();
       return;
     }
     mirror.lease = undefined;
@@ -133,6 +161,7 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     version: 0,
     wording: "docker",
     waiters: [],
+    followers: new Set(),
     dirty: new Set(),
     reading: false,
     listing: false,
@@ -163,9 +192,10 @@ function markDown(mirror: Mirror, slot: EngineSlot, error: ErrorBody): void {
   if (AWAY.has(error.code)) slot.down = error;
 }
 
-/** Wake the readers waiting for the first list (or a failure). */
+/** Wake the readers waiting for the first list (or a failure), and tell the followers. */
 function settle(mirror: Mirror): void {
   for (const wake of mirror.waiters.splice(0)) wake();
+  for (const changed of [...mirror.followers]) changed();
 }
 
 /** The container an event touched, if it may change what its list item shows: the mirror re-reads it. */
@@ -207,6 +237,7 @@ async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
       else mirror.containers = new Map([[id, entry], ...mirror.containers]);
     }
     mirror.version++;
+    settle(mirror);
   } catch (error) {
     // What could not be re-read is re-listed whole.
     for (const id of ids) mirror.dirty.add(id);
