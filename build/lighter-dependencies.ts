@@ -159,8 +159,8 @@ const COMMONJS_WRAPPER = /__commonJSMin\(\(\(((?:exports(?:, module)?)?)\) => \{
  * (its heuristic for a function called at once), where it compiles an arrow only when first
  * called. A chunk is then scanned once, not a second time for each module it requires; Node 22's
  * compile cache keeps what was compiled with the chunk, not what was compiled on a first call.
- * Together a one-off `containers --json` runs ~5% fewer instructions on Node 22 and 24 and ~17%
- * fewer on Node 20. Wrappers are called plainly, in strict code, so `this` stays `undefined`.
+ * It saves most on Node 20 and 22 (README, bench/cli.mjs). Wrappers are called plainly, in strict
+ * code, so `this` stays `undefined`.
  */
 export function withEagerCommonJs(code: string): string {
   const eager = code.replace(COMMONJS_WRAPPER, "__commonJSMin((function ($1) {");
