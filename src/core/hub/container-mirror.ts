@@ -25,8 +25,9 @@ export interface MirroredContainer {
   networkMode?: string;
 }
 
-/** Container events that change nothing a list item shows. */
-const QUIET = /^(exec_|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
+/** Container events that change nothing a list item shows (Podman says `exec`, Docker `exec_start`). */
+const QUIET =
+  /^(exec(_|$)|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
 
 /** A full re-list this often while the mirror is held: what events cannot tell is mended. */
 const RESYNC_MS = 5 * 60_000;
@@ -135,8 +136,9 @@ function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
   if (mirror.lease) return;
   const check = () => {
     const idle = Date.now() - mirror.lastUsed;
-    if (idle < graceMs || mirror.followers.size) {
-      const wait = mirror.followers.size ? Math.max(graceMs, 1000) : graceMs - idle;
+    // Readers waiting for a slow first list, and followers, hold it too.
+    if (idle < graceMs || mirror.waiters.length || mirror.followers.size) {
+      const wait = mirror.followers.size ? Math.max(graceMs, 1000) : Math.max(graceMs - idle, 100);
       mirror.lease = setTimeout(check, wait).unref();
       return;
     }
@@ -145,6 +147,7 @@ function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
     clearTimeout(mirror.batch);
     mirror.subscription.close();
     mirrors.delete(slot);
+    slot.down = undefined;
     settle(mirror);
   };
   mirror.lease = setTimeout(check, Math.max(graceMs, 1)).unref();
@@ -169,8 +172,7 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     if (mirrors.get(slot) !== mirror) return;
     if (signal.kind === "up") void relist(cluster, fleet, mirror);
     else if (signal.kind === "down") {
-      mirror.status = "down";
-      mirror.error = signal.error;
+      markDown(mirror, slot, signal.error);
       settle(mirror);
     } else {
       const id = touchedContainer(signal.event);
@@ -178,6 +180,16 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     }
   });
   return mirror;
+}
+
+/** Errors that say the engine is away or hung, not that it refused one call. */
+const AWAY = new Set(["ENGINE_TIMEOUT", "ENGINE_UNREACHABLE"]);
+
+/** The mirror is down with `error`; an engine away or hung fails the cluster's reads at once. */
+function markDown(mirror: Mirror, slot: EngineSlot, error: ErrorBody): void {
+  mirror.status = "down";
+  mirror.error = error;
+  if (AWAY.has(error.code)) slot.down = error;
 }
 
 /** Wake the readers waiting for the first list (or a failure), and tell the followers. */
@@ -243,7 +255,7 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   clearTimeout(mirror.resync);
   mirror.dirty.clear();
   try {
-    const version = await readEngineVersion(cluster, options);
+    const version = await readEngineVersion(cluster, { ...options, probe: true });
     const components = Array.isArray(version.Components) ? version.Components : [];
     mirror.wording = components.some((part: { Name?: unknown }) => part.Name === "Podman Engine")
       ? "podman"
@@ -258,6 +270,7 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
     mirror.version++;
     mirror.status = "live";
     mirror.error = undefined;
+    options.fleet.slot(cluster).down = undefined;
     mirror.resync = setTimeout(() => void relist(cluster, options, mirror), RESYNC_MS).unref();
   } catch (error) {
     mirror.listing = false;
@@ -275,9 +288,12 @@ function relistLater(
   mirror: Mirror,
   error: unknown,
 ): void {
-  mirror.status = "down";
   const known = (error as DocklensError).toJSON?.();
-  mirror.error = known ?? { code: "ENGINE_ERROR", message: String(error) };
+  markDown(
+    mirror,
+    options.fleet.slot(cluster),
+    known ?? { code: "ENGINE_ERROR", message: String(error) },
+  );
   settle(mirror);
   clearTimeout(mirror.resync);
   mirror.resync = setTimeout(() => void relist(cluster, options, mirror), jittered(1000)).unref();
