@@ -198,6 +198,14 @@ describe("GET /list/containers?watch=true", () => {
       );
       await Promise.all(watchers.map((one) => one.ready));
       expect(await until(() => watchers.every((one) => one.lines.length > 0))).toBe(true);
+      // moby answers /events before it subscribes (as hub-events.test.ts says): changes count
+      // once one has come through to every watcher.
+      let warm = false;
+      for (let tries = 0; !warm && tries < 10; tries++) {
+        const warmUp = await churn();
+        warm = await until(() => watchers.every((one) => removed(one, warmUp)), 2000);
+      }
+      expect(warm).toBe(true);
       const streams = engineRequests(/\/events\b/);
       const requests = proxy.requests.length;
       const id = await churn();
