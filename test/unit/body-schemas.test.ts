@@ -33,12 +33,14 @@ import type {
   LogStatusLine,
   MergedLogLine,
   ReadMergedLogsResult,
+  ListAlertsResult,
 } from "../../src/index.ts";
+import { ALERTS_SCHEMAS } from "../../src/operations/alerts.ts";
 import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
 import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
-type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS;
+type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS & typeof ALERTS_SCHEMAS;
 /**
  * A schema's type without the `[x: string]: unknown` of an open object (other properties
  * allowed): the published interfaces name their fields and have none. A map's index signature
@@ -85,6 +87,7 @@ interface Published {
   MergedLogLines: ReadMergedLogsResult;
   MergedLogItem: MergedLogLine | LogStatusLine;
   AllStats: AllStatsResult;
+  Alerts: ListAlertsResult;
 }
 
 /**
@@ -130,6 +133,7 @@ describe("the body schemas and the published body types", () => {
       MergedLogLines: true,
       MergedLogItem: true,
       AllStats: true,
+      Alerts: true,
     };
     const names = new Set([...Object.keys(checked), ...UNCHECKED]);
     for (const route of API_ROUTES) {
