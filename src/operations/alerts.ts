@@ -1,6 +1,7 @@
 // Alerts (README, "Alerts"): `GET /alerts`, the firing and recently resolved alerts of serve's
 // rules under the token's clusters; `docklens alerts`, what the rules would fire now.
 import type { Operation } from "./operation.ts";
+import { defineCommand } from "./parts.ts";
 import { arrayOf, closed, ref, str } from "./schema.ts";
 
 const alertsCore = () => import("../core/alerts/alerts.ts");
@@ -39,4 +40,23 @@ export const alerts: Operation = {
     query: {},
     run: async (_, context) => (await alertsCore()).listAlerts(context),
   },
+  command: defineCommand({
+    name: ["alerts"],
+    description:
+      "evaluate the config's alert rules now, without serve: print what fires; exit 1 if anything does",
+    examples: [
+      ["docklens alerts", "in a cron or CI job: exit 1 when a rule fires"],
+      ["docklens alerts --json | jq '.alerts[] | {rule, cause}'"],
+    ],
+    call: async (_, __, coreOptions) =>
+      (await import("../core/alerts/check-alerts.ts")).checkAlerts(coreOptions),
+    view: (render) => render.alertsTable,
+    hooks: () => ({
+      warnings: (result) =>
+        result.unanswered.map(
+          ({ rule, cluster }) => `rule ${rule}: ${cluster.name} did not answer`,
+        ),
+      exitCode: (result) => (result.alerts.length ? 1 : 0),
+    }),
+  }),
 };

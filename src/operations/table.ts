@@ -84,5 +84,5 @@ export const OPERATIONS: Operation[] = [
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
   ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
-  ...commandsOf([inspect]),
+  ...commandsOf([inspect, alerts]),
 ];

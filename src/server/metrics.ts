@@ -5,7 +5,7 @@ import {
   Registry as MetricsRegistry,
   collectDefaultMetrics,
 } from "prom-client";
-import { alertsOf } from "../core/alerts/alerts.ts";
+import { alertsOf, seenBy } from "../core/alerts/alerts.ts";
 import { inspectCluster } from "../core/clusters/clusters.ts";
 import { listAllContainers } from "../core/containers/containers.ts";
 import { countEngineStreams } from "../core/engine/engine-stream.ts";
@@ -187,12 +187,12 @@ function alertMetrics(fleet: Fleet): MetricsRegistry {
     labelNames: ["receiver", "result"],
     registers: [out],
   });
-  const clusters = new Set(fleet.config.clusters.map((cluster) => cluster.id));
+  const sees = seenBy(service, fleet);
   for (const rule of fleet.config.alerts?.rules ?? [])
     for (const cluster of fleet.config.clusters)
       firing.set({ rule: rule.name, cluster: cluster.name }, 0);
   for (const alert of service.list())
-    if (alert.state === "firing" && (!alert.cluster || clusters.has(alert.cluster.id)))
+    if (alert.state === "firing" && sees(alert))
       firing.inc({ rule: alert.rule, cluster: alert.cluster?.name ?? "" });
   for (const { receiver, result, count } of service.deliveries())
     deliveries.inc({ receiver, result }, count);

@@ -1,21 +1,14 @@
-// Alerting in serve: the config's rules evaluated on the engine hub's events (one subscription per
-// cluster, shared with everything else that follows it), their alerts kept in an AlertBook and
-// told to the receivers through the delivery queues. Events, not polling, for the state rules.
-import type { ClusterConfig } from "../config/cluster-config.ts";
+// Alerting in serve: the config's rules followed by the watchers (events, not polling, for the
+// state rules), their alerts kept in an AlertBook, each change told to the rule's receivers
+// through the delivery queues, one per receiver.
+import type { AlertTrigger } from "../config/alerts-schema.ts";
 import { fleetAcrossReads, type CoreOptions, type Fleet } from "../engine/fleet.ts";
-import { subscribeEvents, type EngineEvent, type HubSubscription } from "../hub/event-hub.ts";
-import {
-  AlertBook,
-  alertId,
-  type Alert,
-  type AlertCondition,
-  type AlertNotice,
-} from "./alert-book.ts";
-import type { AlertRule } from "../config/alerts-schema.ts";
+import { AlertBook, alertId, type Alert, type AlertNotice } from "./alert-book.ts";
 import { createDelivery, type Delivery, type DeliveryOptions } from "./delivery.ts";
+import type { RuleEvaluation, Seen } from "./evaluate.ts";
 import { readReceiver } from "./receivers.ts";
-import { listScope, scopeChooses, scopeHas, scopeOf, containerName } from "./rule-scope.ts";
-import { containerAction, eventVerdict, listedVerdict, STATE_TRIGGERS } from "./state-triggers.ts";
+import { scopeOf, type RuleScope } from "./rule-scope.ts";
+import { watchRules } from "./watchers.ts";
 
 /** Options of {@link startAlerts}. */
 export interface StartAlertsOptions extends CoreOptions {
@@ -23,6 +16,7 @@ export interface StartAlertsOptions extends CoreOptions {
   url?: string;
   /** Told of each alert that fires or resolves and of each failed delivery (serve logs them). */
   log?: (message: string) => void;
+  /** Where `{ env: NAME }` receivers are read; `process.env` by default. */
   env?: NodeJS.ProcessEnv;
   delivery?: DeliveryOptions;
 }
@@ -31,6 +25,8 @@ export interface StartAlertsOptions extends CoreOptions {
 export interface AlertsService {
   /** Firing and recently resolved alerts, firing first. */
   list(): Alert[];
+  /** The clusters a rule looks at, by rule name: an alert of no cluster is seen by who sees them all. */
+  clustersOf(rule: string): readonly number[];
   /** Deliveries by receiver and result, for `/metrics`. */
   deliveries: Delivery["counts"];
   close(): void;
@@ -38,6 +34,9 @@ export interface AlertsService {
 
 /** Alertmanager forgets a firing alert not sent again within its resolve_timeout (5 m by default). */
 const ALERTMANAGER_RESEND_MS = 60_000;
+
+/** Rules whose alerts end by their own events and times, not by a list that no longer shows them. */
+const ENDED_BY_THEMSELVES: ReadonlySet<AlertTrigger> = new Set(["oom", "restarting", "log"]);
 
 const services = new WeakMap<object, AlertsService>();
 
@@ -61,22 +60,25 @@ export interface ListAlertsResult {
  * ```
  */
 export function listAlerts(options: CoreOptions): ListAlertsResult {
-  const ids = new Set(options.fleet.config.clusters.map((cluster) => cluster.id));
-  const all = alertsOf(options.fleet)?.list() ?? [];
-  return { alerts: all.filter((alert) => alert.cluster === null || ids.has(alert.cluster.id)) };
+  const service = alertsOf(options.fleet);
+  return { alerts: service ? service.list().filter(seenBy(service, options.fleet)) : [] };
 }
 
-/** The page's view of an alert's subject: its container, else its cluster, else `path`. */
-export function alertLink(
-  base: string,
-  cluster: { name: string } | null,
-  container: { name: string } | null,
-  path = "/",
-): string {
-  const at = (part: string) => encodeURIComponent(part);
-  if (cluster && container)
-    return `${base}/#/cluster/${at(cluster.name)}/container/${at(container.name)}`;
-  return `${base}/#${path}`;
+/** Whether a view of the fleet sees an alert: its cluster's, or (none) every cluster of its rule. */
+export function seenBy(service: AlertsService, fleet: Fleet): (alert: Alert) => boolean {
+  const ids = new Set(fleet.config.clusters.map((cluster) => cluster.id));
+  return (alert) =>
+    alert.cluster
+      ? ids.has(alert.cluster.id)
+      : service.clustersOf(alert.rule).every((id) => ids.has(id));
+}
+
+/** The page's view of an alert: its container's, the drift view, or the clusters. */
+export function alertLink(base: string, when: AlertTrigger, seen: Seen): string {
+  const at = encodeURIComponent;
+  if (seen.cluster && seen.container)
+    return `${base}/#/cluster/${at(seen.cluster.name)}/container/${at(seen.container.name)}`;
+  return `${base}/#/${when === "drift" ? "drift" : ""}`;
 }
 
 /**
@@ -103,162 +105,89 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
     ...options.delivery,
   });
   const book = new AlertBook();
-  const rules = new Map(config.rules.map((rule) => [rule.name, rule]));
+  const notify = new Map(config.rules.map((rule) => [rule.name, rule.notify]));
   const tell = (notices: Array<AlertNotice | undefined>) => {
     for (const notice of notices) {
       if (!notice) continue;
       const { alert } = notice;
       const where = [alert.cluster?.name, alert.container?.name].filter(Boolean).join("/");
       log(`alert ${alert.state}: ${alert.rule}${where ? ` ${where}` : ""}: ${alert.cause}`);
-      delivery.send(rules.get(alert.rule)?.notify ?? [], [notice]);
+      delivery.send(notify.get(alert.rule) ?? [], [notice]);
     }
   };
-  const fire = (
-    rule: AlertRule,
-    condition: Omit<AlertCondition, "rule" | "when" | "link">,
-    quiet?: number,
-  ) => {
-    const link = alertLink(
-      base,
-      condition.cluster,
-      condition.container,
-      rule.when === "drift" ? "/drift" : "/",
-    );
-    tell([
-      book.fire(
-        { ...condition, rule: rule.name, when: rule.when, link },
-        { cooldownMs: rule.cooldownMs, ...(quiet !== undefined ? { resolveAfterMs: quiet } : {}) },
-        Date.now(),
+  const fire = ({ rule }: RuleScope, seen: Seen, quietMs?: number) => {
+    const link = alertLink(base, rule.when, seen);
+    const timing = { cooldownMs: rule.cooldownMs, ...(quietMs ? { resolveAfterMs: quietMs } : {}) };
+    tell([book.fire({ ...seen, rule: rule.name, when: rule.when, link }, timing, Date.now())]);
+  };
+  const end = (id: string) => tell([book.resolve(id, Date.now())]);
+  const quietOf = ({ rule }: RuleScope) =>
+    rule.when === "restarting"
+      ? rule.windowMs
+      : rule.when === "log"
+        ? rule.resolveAfterMs
+        : undefined;
+
+  const reconcile = (scope: RuleScope, { seen, answered }: RuleEvaluation) => {
+    const ids = new Set<string>();
+    for (const one of seen) {
+      ids.add(alertId({ rule: scope.rule.name, ...one }));
+      fire(scope, one, quietOf(scope));
+    }
+    if (ENDED_BY_THEMSELVES.has(scope.rule.when)) return;
+    const asked = new Set(answered.map((cluster) => cluster.id));
+    for (const alert of book.firingOf(scope.rule.name))
+      if (!ids.has(alert.id) && (alert.cluster ? asked.has(alert.cluster.id) : asked.size))
+        end(alert.id);
+  };
+
+  const stop = watchRules(scopes, options, {
+    fire,
+    reconcile,
+    end: (scope, cluster, container) =>
+      end(
+        alertId({
+          rule: scope.rule.name,
+          cluster: {
+            id: typeof cluster === "number" ? cluster : cluster.id,
+            name: "",
+          },
+          container: container === null ? null : { id: container, name: "" },
+        }),
       ),
-    ]);
-  };
-  const resolve = (id: string) => tell([book.resolve(id, Date.now())]);
-
-  const stateScopes = scopes.filter((scope) => STATE_TRIGGERS.has(scope.rule.when));
-  const downScopes = scopes.filter((scope) => scope.rule.when === "engine-down");
-  const deaths = new Map<string, number[]>();
-
-  /** A gap or the first list: what each state rule sees now, and the end of what it no longer sees. */
-  const relist = async (cluster: ClusterConfig) => {
-    const ref = { id: cluster.id, name: cluster.name };
-    for (const scope of stateScopes.filter((candidate) => scopeHas(candidate, cluster))) {
-      const narrowed = { ...scope, clusters: [cluster] };
-      const { containers, errors } = await listScope(narrowed, options).catch(() => ({
-        containers: [],
-        errors: [{}],
-      }));
-      if (errors.length) continue;
-      const seen = new Set<string>();
-      for (const item of containers) {
-        const verdict = listedVerdict(scope.rule.when, item);
-        if (!verdict) continue;
-        const container = containerName(item);
-        seen.add(alertId({ rule: scope.rule.name, cluster: ref, container }));
-        fire(scope.rule, { cluster: ref, container, ...verdict }, restartQuiet(scope.rule));
-      }
-      // `oom` and `restarting` end by their own events and times, not by a list.
-      if (scope.rule.when === "oom" || scope.rule.when === "restarting") continue;
-      for (const alert of book.firingOf(scope.rule.name, cluster.id))
-        if (!seen.has(alert.id)) resolve(alert.id);
-    }
-  };
-
-  const onEvent = async (cluster: ClusterConfig, event: EngineEvent) => {
-    const seen = containerAction(event);
-    if (!seen) return;
-    const ref = { id: cluster.id, name: cluster.name };
-    for (const scope of stateScopes) {
-      if (!scopeHas(scope, cluster)) continue;
-      const verdict = eventVerdict(scope.rule.when, seen.action, seen.attributes);
-      if (!verdict) continue;
-      const id = alertId({
-        rule: scope.rule.name,
-        cluster: ref,
-        container: { id: seen.id, name: "" },
-      });
-      if ("resolve" in verdict) {
-        resolve(id);
-        continue;
-      }
-      let cause = "fire" in verdict ? verdict.fire : undefined;
-      if ("died" in verdict) cause = countDeath(scope.rule, `${cluster.id}\0${seen.id}`);
-      if (!cause) continue;
-      const chosen = await scopeChooses(scope, cluster, seen.id, options).catch(() => undefined);
-      if (chosen)
-        fire(
-          scope.rule,
-          { cluster: ref, container: { id: chosen.id, name: chosen.name }, ...cause },
-          restartQuiet(scope.rule),
-        );
-    }
-  };
-
-  /** A restart loop: the rule's count of deaths within its window. */
-  const countDeath = (rule: AlertRule, key: string) => {
-    const now = Date.now();
-    const times = [...(deaths.get(`${rule.name}\0${key}`) ?? []), now].filter(
-      (time) => time > now - rule.windowMs,
-    );
-    deaths.set(`${rule.name}\0${key}`, times);
-    if (times.length < rule.restarts) return undefined;
-    return {
-      cause: `restarted ${times.length} times in ${Math.round(rule.windowMs / 1000)} s`,
-      value: times.length,
-    };
-  };
-
-  const watched = new Map<number, ClusterConfig>();
-  for (const scope of [...stateScopes, ...downScopes])
-    for (const cluster of scope.clusters) watched.set(cluster.id, cluster);
-  const subscriptions: HubSubscription[] = [...watched.values()].map((cluster) => {
-    const ref = { id: cluster.id, name: cluster.name };
-    return subscribeEvents(cluster, { fleet }, (signal) => {
-      if (signal.kind === "event") void onEvent(cluster, signal.event);
-      else if (signal.kind === "up") {
-        for (const scope of downScopes.filter((candidate) => scopeHas(candidate, cluster)))
-          resolve(alertId({ rule: scope.rule.name, cluster: ref, container: null }));
-        void relist(cluster);
-      } else
-        for (const scope of downScopes.filter((candidate) => scopeHas(candidate, cluster)))
-          fire(scope.rule, {
-            cluster: ref,
-            container: null,
-            cause: `engine unreachable: ${signal.error.message}`,
-          });
-    });
+    log,
   });
 
   const ticker = setInterval(() => tell(book.tick(Date.now())), 1000).unref();
   const resend = setInterval(() => {
+    const firing = book.firing();
     for (const receiver of receivers.filter((candidate) => candidate.kind === "alertmanager")) {
-      const firing = book
-        .firing()
-        .filter((alert) => rules.get(alert.rule)?.notify.includes(receiver.name))
+      const notices = firing
+        .filter((alert) => notify.get(alert.rule)?.includes(receiver.name))
         .map((alert) => ({ alert, ...subjectOf(alert.id) }));
-      delivery.send([receiver.name], firing);
+      delivery.send([receiver.name], notices);
     }
   }, ALERTMANAGER_RESEND_MS).unref();
   const subjectOf = (id: string) => {
     const subject = book.subjectOf(id);
     return subject ? { subject } : {};
   };
+  const clusters = new Map(
+    scopes.map((scope) => [scope.rule.name, scope.clusters.map((c) => c.id)]),
+  );
 
   const service: AlertsService = {
     list: () => book.list(),
+    clustersOf: (rule) => clusters.get(rule) ?? [],
     deliveries: () => delivery.counts(),
     close() {
+      stop();
       clearInterval(ticker);
       clearInterval(resend);
-      for (const subscription of subscriptions) subscription.close();
       delivery.close();
       services.delete(fleetAcrossReads(fleet));
     },
   };
   services.set(fleetAcrossReads(fleet), service);
   return service;
-}
-
-/** A restart loop's alert ends when its window passes without a death. */
-function restartQuiet(rule: AlertRule): number | undefined {
-  return rule.when === "restarting" ? rule.windowMs : undefined;
 }
