@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { startHook, until, type Hook } from "./alert-receivers.ts";
-import { cli, docker, engines, writeConfig } from "./helpers.ts";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { BIN, cli, docker, engines, writeConfig } from "./helpers.ts";
 
 /** Alerts only a fleet tool has (drift, missing), log and memory rules, the chat receivers, `docklens alerts`. */
 const LABEL = "docklens-test=alerts-fleet";
@@ -207,5 +209,63 @@ describe("docklens alerts", () => {
     const result = await cli(["alerts", "--config", path]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^docklens: alerts rule "crashed": cluster "nowhere" not found/);
+  });
+});
+
+describe("docklens serve", () => {
+  it("runs the config's rules: the first list fires, /alerts and the log show it, a bad receiver stops it", async () => {
+    const path = await writeConfig("alerts-serve.json", {
+      clusters: clusters(),
+      alerts: {
+        receivers: [{ name: "hook", webhook: hook.url }],
+        rules: [{ name: "crashed", when: "exited", filter: ["label=app=failed"] }],
+      },
+    });
+    const child = spawn(
+      process.execPath,
+      [BIN, "serve", "--config", path, "--port", "0", "--json"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    try {
+      const [line] = (await once(child.stdout, "data")) as [Buffer];
+      const { url } = JSON.parse(line.toString());
+      const alerts = await until(async () => {
+        const body = (await (await fetch(`${url}/alerts`)).json()) as { alerts: any[] };
+        return body.alerts.length > 0 && body.alerts;
+      });
+      expect(alerts).toEqual([
+        expect.objectContaining({
+          rule: "crashed",
+          state: "firing",
+          cluster: { id: 1, name: "alpha" },
+          cause: "exited with code 3",
+          link: `${url}/#/cluster/alpha/container/failed`,
+        }),
+      ]);
+      expect(
+        await until(() =>
+          stderr.includes('"alerts":"alert firing: crashed alpha/failed: exited with code 3"'),
+        ),
+      ).toBe(true);
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+    const broken = await writeConfig("alerts-serve-broken.json", {
+      clusters: clusters(),
+      alerts: {
+        receivers: [{ name: "chat", slack: { env: "DOCKLENS_TEST_UNSET" } }],
+        rules: [{ name: "x", when: "oom" }],
+      },
+    });
+    const result = await cli(["serve", "--config", broken, "--port", "0"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^docklens: alerts receiver "chat": the variable DOCKLENS_TEST_UNSET is not set$/m,
+    );
   });
 });
