@@ -22,6 +22,8 @@ let late: Hook;
 let alertmanager: Alertmanager;
 let fleet: Fleet;
 let service: AlertsService;
+/** A second serve's rules over the same engines, sending to the same Alertmanager: the HA story. */
+let replica: { fleet: Fleet; service: AlertsService; hook: Hook };
 let server: TestServer;
 const log: string[] = [];
 
@@ -70,6 +72,23 @@ beforeAll(async () => {
   });
   fleet = await loadFleet({ configPath: path, live: true });
   server = await startServer({ fleet, log: false, token: "full-token" });
+  const replicaHook = await startHook();
+  const replicaConfig = await writeConfig("alerts-replica.json", {
+    clusters: [{ name: "alpha", host: engines.hostA }],
+    alerts: {
+      receivers: [
+        { name: "am", alertmanager: alertmanager.url },
+        { name: "hook", webhook: replicaHook.url },
+      ],
+      rules: [{ name: "crashed", when: "exited", filter: [`label=${LABEL}`], cooldown: "0s" }],
+    },
+  });
+  const replicaFleet = await loadFleet({ configPath: replicaConfig, live: true });
+  replica = {
+    fleet: replicaFleet,
+    hook: replicaHook,
+    service: startAlerts({ fleet: replicaFleet, url: server.url, delivery: { groupWaitMs: 50 } }),
+  };
   service = startAlerts({
     fleet,
     url: server.url,
@@ -81,6 +100,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   service?.close();
+  replica?.service.close();
+  replica?.fleet.close();
+  await replica?.hook.close();
   await server?.close();
   await Promise.all([hook?.close(), late?.close(), alertmanager?.stop()]);
   for (const host of [engines.hostA, engines.hostB]) {
@@ -135,6 +157,13 @@ describe("state rules", () => {
       generatorURL: fired.link,
       status: { state: "active" },
     });
+    // Two replicas told Alertmanager: it holds the alert once; each direct receiver heard its own.
+    expect(await until(() => alertsOf(replica.hook, "crashed", "al-bad").length)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const held = (await alertmanager.alerts()).filter(
+      (alert) => alert.labels.container === "al-bad",
+    );
+    expect(held).toHaveLength(1);
     const body = (await get("/alerts")).json;
     expect(body.alerts.find((alert: any) => alert.id === fired.id)).toMatchObject({
       state: "firing",

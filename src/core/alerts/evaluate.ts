@@ -9,7 +9,7 @@ import type { ClusterRef } from "../engine/across-clusters.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 import { listDrift } from "../objects/drift.ts";
 import type { AlertCondition } from "./alert-book.ts";
-import { containerName, listScope, type RuleScope } from "./rule-scope.ts";
+import { containerName, listScope, selectionOf, type RuleScope } from "./rule-scope.ts";
 import { listedVerdict } from "./state-triggers.ts";
 
 /** A condition as a rule sees it, before the alert's rule, trigger and link are added. */
@@ -33,12 +33,7 @@ export async function evaluateRule(
 ): Promise<RuleEvaluation> {
   const { rule } = scope;
   const all = scope.clusters.map((cluster) => ({ id: cluster.id, name: cluster.name }));
-  const selection = {
-    ...options,
-    clusters: scope.clusters.map((cluster) => String(cluster.id)),
-    ...(scope.filters ? { filters: scope.filters } : {}),
-    ...(scope.project !== undefined ? { project: scope.project } : {}),
-  };
+  const selection = selectionOf(scope, options);
   const answeredOf = (errors: Array<{ cluster: ClusterRef; container?: unknown }>) =>
     all.filter(
       (cluster) => !errors.some((error) => !error.container && error.cluster.id === cluster.id),

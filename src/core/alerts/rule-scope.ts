@@ -37,6 +37,16 @@ export function scopeOf(rule: AlertRule, options: CoreOptions): RuleScope {
   }
 }
 
+/** The options of a selection as `/logs` and `/stats` take it, of `scope`'s rule. */
+export function selectionOf(scope: RuleScope, options: CoreOptions) {
+  return {
+    ...options,
+    clusters: scope.clusters.map((cluster) => String(cluster.id)),
+    ...(scope.filters ? { filters: scope.filters } : {}),
+    ...(scope.project !== undefined ? { project: scope.project } : {}),
+  };
+}
+
 /** Whether `scope` looks at `cluster`. */
 export function scopeHas(scope: RuleScope, cluster: ClusterConfig): boolean {
   return scope.clusters.some((candidate) => candidate.id === cluster.id);
@@ -49,11 +59,7 @@ export function scopeChooses(
   id: string,
   options: CoreOptions,
 ): Promise<SelectedContainer | undefined> {
-  return isSelected({ id: cluster.id, name: cluster.name }, id, {
-    ...options,
-    ...(scope.filters ? { filters: scope.filters } : {}),
-    ...(scope.project !== undefined ? { project: scope.project } : {}),
-  });
+  return isSelected({ id: cluster.id, name: cluster.name }, id, selectionOf(scope, options));
 }
 
 /** Every container the rule's selection chooses now, stopped ones too, and the clusters that failed. */
@@ -61,11 +67,8 @@ export async function listScope(
   scope: RuleScope,
   options: CoreOptions,
 ): Promise<{ containers: ClusterContainerItem[]; errors: ClusterError[] }> {
-  const { containers, errors } = await listAllContainers({
-    ...options,
-    clusters: scope.clusters.map((cluster) => String(cluster.id)),
-    ...(scope.filters ? { filters: scope.filters } : {}),
-  });
+  const { project: _, ...selection } = selectionOf(scope, options);
+  const { containers, errors } = await listAllContainers(selection);
   return {
     containers: containers.filter(
       (item) => scope.project === undefined || projectOf(item) === scope.project,

@@ -6,7 +6,7 @@ import { readAllStats } from "../containers/all-stats.ts";
 import { followMergedLogs } from "../containers/follow-merged-logs.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 import { MAX_CAUSE, type Seen } from "./evaluate.ts";
-import type { RuleScope } from "./rule-scope.ts";
+import { selectionOf, type RuleScope } from "./rule-scope.ts";
 
 /** Waits between attempts to follow a selection again. */
 const RETRY_MS: readonly [number, number] = [1000, 60_000];
@@ -16,15 +16,6 @@ export interface SamplerSink {
   seen(seen: Seen): void;
   ended(cluster: number, container: string): void;
   failed(message: string): void;
-}
-
-function selectionOf(scope: RuleScope, options: CoreOptions) {
-  return {
-    ...options,
-    clusters: scope.clusters.map((cluster) => String(cluster.id)),
-    ...(scope.filters ? { filters: scope.filters } : {}),
-    ...(scope.project !== undefined ? { project: scope.project } : {}),
-  };
 }
 
 /**
