@@ -72,6 +72,9 @@ export async function serve(options: ServeOptions): Promise<void> {
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
     );
+  // A rule or receiver that cannot be used stops serve before it listens, as a bad config does.
+  if (fleet.config.alerts?.rules.length)
+    (await import("../core/alerts/alerts.ts")).readAlertRules({ fleet });
   const [
     { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
     { toNodeListener },
@@ -151,10 +154,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ? `${JSON.stringify({ url, clusters, token: tokens })}\n`
       : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`,
   );
-  const alerts = await startAlertRules(fleet, url, options).catch(async (error: unknown) => {
-    await listener.close();
-    throw error;
-  });
+  const alerts = await startAlertRules(fleet, url, options);
   const warning =
     !loopback &&
     (!tokens

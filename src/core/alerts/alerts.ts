@@ -82,6 +82,24 @@ export function alertLink(base: string, when: AlertTrigger, seen: Seen): string 
 }
 
 /**
+ * The config's receivers with their URLs read and its rules with their selections resolved:
+ * `INVALID_CONFIG` naming the receiver or rule that cannot be used. serve checks them so before
+ * it listens.
+ * @example
+ * ```ts
+ * const { scopes } = readAlertRules({ fleet }); // throws on a rule naming an unknown cluster
+ * console.log(scopes.map((scope) => scope.rule.name));
+ * ```
+ */
+export function readAlertRules(options: CoreOptions & { env?: NodeJS.ProcessEnv }) {
+  const config = options.fleet.config.alerts ?? { receivers: [], rules: [] };
+  return {
+    receivers: config.receivers.map((receiver) => readReceiver(receiver, options.env)),
+    scopes: config.rules.map((rule) => scopeOf(rule, options)),
+  };
+}
+
+/**
  * Start the config's alert rules over `options.fleet` (a live one: serve's), until `close`.
  * Throws `INVALID_CONFIG` naming the rule or receiver that cannot be used.
  * @example
@@ -95,8 +113,7 @@ export function alertLink(base: string, when: AlertTrigger, seen: Seen): string 
 export function startAlerts(options: StartAlertsOptions): AlertsService {
   const { fleet } = options;
   const config = fleet.config.alerts ?? { receivers: [], rules: [] };
-  const receivers = config.receivers.map((receiver) => readReceiver(receiver, options.env));
-  const scopes = config.rules.map((rule) => scopeOf(rule, options));
+  const { receivers, scopes } = readAlertRules(options);
   const base = config.url ?? options.url ?? "";
   const log = options.log ?? (() => {});
   const delivery = createDelivery(receivers, {
