@@ -66,6 +66,9 @@ export function watchRules(
   const onContainerEvent = async (cluster: ClusterConfig, event: EngineEvent) => {
     const seen = containerAction(event);
     if (!seen) return;
+    if (seen.action === "destroy")
+      for (const scope of stateScopes)
+        deaths.delete(`${scope.rule.name}\0${cluster.id}\0${seen.id}`);
     if (FLEET_ACTIONS.has(seen.action))
       for (const scope of fleetScopes) if (scopeHas(scope, cluster)) settle(scope);
     for (const scope of stateScopes) {
