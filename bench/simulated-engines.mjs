@@ -23,20 +23,51 @@ const RECORDED = [
 ];
 const NOT_FOUND = { status: 404, type: "application/json", body: '{"message":"page not found"}' };
 
-/** The worker: one HTTP server per engine, each answering the recorded bodies after its delay. */
-async function simulate({ bodies, delays }) {
+/**
+ * What serve's live mirror asks beyond the recorded bodies: each container's inspect body (its
+ * state, from the list item) and an `/events` stream that stays open and quiet.
+ */
+function mirrorAnswers(list) {
+  const answers = new Map();
+  for (const item of JSON.parse(list.body)) {
+    const started = new Date((item.Created + 5) * 1000).toISOString();
+    const State = {
+      Status: item.State,
+      Running: item.State === "running",
+      StartedAt: started,
+      FinishedAt: item.State === "running" ? "0001-01-01T00:00:00Z" : started,
+      ExitCode: 0,
+    };
+    const body = JSON.stringify({ Id: item.Id, State, HostConfig: item.HostConfig ?? {} });
+    answers.set(`/containers/${item.Id}/json`, { status: 200, type: "application/json", body });
+  }
+  return answers;
+}
+
+/**
+ * The worker: one HTTP server per engine, each answering the recorded bodies after its delay,
+ * and `hung` more that take connections and never answer.
+ */
+async function simulate({ bodies, delays, hung = 0 }) {
   const answers = new Map(
     Object.entries(bodies).map(([path, answer]) => [
       path,
       { ...answer, body: Buffer.from(answer.body) },
     ]),
   );
+  for (const [path, answer] of mirrorAnswers(bodies["/containers/json"]))
+    answers.set(path, { ...answer, body: Buffer.from(answer.body) });
   const notFound = { ...NOT_FOUND, body: Buffer.from(NOT_FOUND.body) };
   const calls = new Map();
   const servers = delays.map((delay) => {
     const server = createServer((req, res) => {
       const path = new URL(req.url, "http://engine").pathname.replace(/^\/v\d+\.\d+(?=\/)/, "");
       calls.set(path, (calls.get(path) ?? 0) + 1);
+      if (path === "/events") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.flushHeaders();
+        return;
+      }
       const answer = answers.get(path) ?? notFound;
       setTimeout(() => {
         if (res.destroyed) return;
@@ -50,6 +81,7 @@ async function simulate({ bodies, delays }) {
     server.keepAliveTimeout = 0; // As dockerd: an idle keep-alive connection stays open.
     return server;
   });
+  for (let i = 0; i < hung; i++) servers.push(createServer(() => {}));
   await Promise.all(
     servers.map((server) => new Promise((ok) => server.listen(0, "127.0.0.1", ok))),
   );

@@ -7,6 +7,8 @@ import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type {
   AttachLine,
+  ContainerWatchLine,
+  ErrorBody,
   ClusterError,
   ClusterRef,
   InspectClusterResult,
@@ -37,10 +39,14 @@ import type {
 } from "../../src/index.ts";
 import { ALERTS_SCHEMAS } from "../../src/operations/alerts.ts";
 import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
+import { WATCH_SCHEMAS } from "../../src/operations/watch.ts";
 import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
-type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS & typeof ALERTS_SCHEMAS;
+type Schemas = typeof SCHEMAS &
+  typeof SELECTION_SCHEMAS &
+  typeof WATCH_SCHEMAS &
+  typeof ALERTS_SCHEMAS;
 /**
  * A schema's type without the `[x: string]: unknown` of an open object (other properties
  * allowed): the published interfaces name their fields and have none. A map's index signature
@@ -87,6 +93,7 @@ interface Published {
   MergedLogLines: ReadMergedLogsResult;
   MergedLogItem: MergedLogLine | LogStatusLine;
   AllStats: AllStatsResult;
+  ContainerWatchLine: ContainerWatchLine | { error: ErrorBody };
   Alerts: ListAlertsResult;
 }
 
@@ -133,6 +140,7 @@ describe("the body schemas and the published body types", () => {
       MergedLogLines: true,
       MergedLogItem: true,
       AllStats: true,
+      ContainerWatchLine: true,
       Alerts: true,
     };
     const names = new Set([...Object.keys(checked), ...UNCHECKED]);

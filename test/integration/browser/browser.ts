@@ -14,7 +14,9 @@ import {
   type Page,
 } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { loadFleet, type Fleet } from "../../../src/core/engine/fleet.ts";
 import type { CreateAppOptions } from "../../../src/server/app.ts";
+import { engines } from "../helpers.ts";
 import { startServer, type TestServer } from "../server-helpers.ts";
 // Headless, as root, and nothing sent off the machine (background networking, updates, sync),
 // whose refused connections this machine's closed network would otherwise answer by the score;
@@ -99,6 +101,14 @@ export interface Dashboard {
  * The browser, the app on a loopback port (over the test config, or `options`, which may be
  * made once the engines are known) and a temp dir, for the tests of one file.
  */
+/**
+ * A fleet as `docklens serve` keeps one (live: the page's lists are watched from its mirrors), of
+ * the tests' config unless told; a short grace period, so nothing is left watched after a file.
+ */
+export function liveFleet(configPath = engines.configPath): Promise<Fleet> {
+  return loadFleet({ configPath, live: true, graceMs: 1000 });
+}
+
 export function dashboardForFile(
   options: () => Promise<Partial<CreateAppOptions>> = async () => ({}),
 ): Dashboard {
@@ -108,7 +118,8 @@ export function dashboardForFile(
   // Every page a test opened, each closed and checked after it.
   let opened: Array<{ watched: WatchedPage; allowed: RegExp | undefined }> = [];
   beforeAll(async () => {
-    server = await startServer({ log: false, ...(await options()) });
+    const given = await options();
+    server = await startServer({ log: false, ...given, fleet: given.fleet ?? (await liveFleet()) });
     shots = await mkdtemp(join(tmpdir(), "docklens-dash-"));
   });
   afterAll(async () => {
