@@ -168,5 +168,10 @@ export type {
   EngineDiskUsage,
 } from "./core/clusters/disk-usage.ts";
 
+// Alerts (README, "Alerts"): the config's rules on a live fleet, and the body of `/alerts`.
+export { startAlerts, listAlerts } from "./core/alerts/alerts.ts";
+export type { AlertsService, ListAlertsResult, StartAlertsOptions } from "./core/alerts/alerts.ts";
+export type { Alert } from "./core/alerts/alert-book.ts";
+
 // The body of `/detail`, the index of the detail routes (the server makes it from its routes).
 export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";

@@ -55,6 +55,7 @@ export async function run(
       process.stdout.write(output ? `${clear}${output}\n` : clear);
       warn(result);
       if (error) throw new DocklensError(error.code, error.message);
+      process.exitCode = hooks.exitCode?.(result) ?? process.exitCode;
     };
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);

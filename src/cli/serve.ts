@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { lookup } from "node:dns/promises";
 import { createServer, isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
-import { loadFleet } from "../core/engine/fleet.ts";
+import { loadFleet, type Fleet } from "../core/engine/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
 import { allowedHostProblem, corsProblem, HOST_NAME } from "../server/exposure.ts";
 import type { CommandOptions } from "../operations/command.ts";
@@ -72,6 +72,9 @@ export async function serve(options: ServeOptions): Promise<void> {
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
     );
+  // A rule or receiver that cannot be used stops serve before it listens, as a bad config does.
+  if (fleet.config.alerts?.rules.length)
+    (await import("../core/alerts/alerts.ts")).readAlertRules({ fleet });
   const [
     { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
     { toNodeListener },
@@ -151,6 +154,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       ? `${JSON.stringify({ url, clusters, token: tokens })}\n`
       : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`,
   );
+  const alerts = await startAlertRules(fleet, url, options);
   const warning =
     !loopback &&
     (!tokens
@@ -183,9 +187,28 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Streams never finish by themselves: end them, so that only finite requests are waited for.
   shutdown.abort(new Error(signal));
   await listener.close();
+  alerts?.close();
   fleet.close();
   clearTimeout(timer);
   process.exit(0);
+}
+
+/** The config's alert rules, on serve's fleet; their log lines on stderr, as the requests'. */
+async function startAlertRules(fleet: Fleet, url: string, options: ServeOptions) {
+  if (!fleet.config.alerts?.rules.length) return undefined;
+  const { startAlerts } = await import("../core/alerts/alerts.ts");
+  return startAlerts({
+    fleet,
+    url,
+    log: (message) => {
+      const time = new Date().toISOString();
+      process.stderr.write(
+        options.json
+          ? `${JSON.stringify({ time, alerts: message })}\n`
+          : `${time} docklens: alerts: ${message}\n`,
+      );
+    },
+  });
 }
 
 /** A usage error naming `flag` when there is a `problem`. */

@@ -56,6 +56,11 @@ export interface RunHooks<R> {
   /** Lines for stderr after a table (clusters that could not be asked); not with `--json`. */
   warnings?(this: void, result: R): string[];
   /**
+   * The exit code of a result that is an answer, and not a success: `docklens alerts` exits 1
+   * when a rule fires, for cron and CI jobs, after printing it.
+   */
+  exitCode?(this: void, result: R): number;
+  /**
    * Whether an item of a stream says how the command fares rather than what it shows (an
    * engine's `disconnected`): printed on stderr, as warnings are; not with `--json`.
    */

@@ -2,6 +2,7 @@
 // its order. Here too the two that are about the table and the config rather than an engine: the
 // index of the detail routes, and `docklens config`.
 import { ACROSS_OPERATIONS } from "./across.ts";
+import { alerts } from "./alerts.ts";
 import type { AnyCommandSpec } from "./command.ts";
 import { DETAIL_COMMANDS, DETAIL_OPERATIONS } from "./details.ts";
 import { inspect } from "./inspect.ts";
@@ -76,11 +77,12 @@ export const OPERATIONS: Operation[] = [
   index,
   ...DETAIL_OPERATIONS,
   inspect,
+  alerts,
 ];
 
 /** The commands of the operations, in the order the help lists them. */
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
   ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
-  ...commandsOf([inspect]),
+  ...commandsOf([inspect, alerts]),
 ];

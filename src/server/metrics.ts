@@ -5,6 +5,7 @@ import {
   Registry as MetricsRegistry,
   collectDefaultMetrics,
 } from "prom-client";
+import { alertsOf, seenBy } from "../core/alerts/alerts.ts";
 import { inspectCluster } from "../core/clusters/clusters.ts";
 import { listAllContainers } from "../core/containers/containers.ts";
 import { countEngineStreams } from "../core/engine/engine-stream.ts";
@@ -64,7 +65,10 @@ export function createMetrics(): Metrics {
       const key = fleet.config.clusters.map((cluster) => cluster.id).join(",");
       return shared.run(
         key,
-        async () => (await own.metrics()) + (await engineMetrics(fleet).metrics()),
+        async () =>
+          (await own.metrics()) +
+          (await engineMetrics(fleet).metrics()) +
+          (await alertMetrics(fleet).metrics()),
       );
     },
   };
@@ -162,3 +166,35 @@ function engineMetrics(fleet: Fleet): { metrics(): Promise<string> } {
 
 /** Docker's container states: each is a series, 0 included, so a dashboard sees them all. */
 const STATES = ["created", "running", "paused", "restarting", "removing", "exited", "dead"];
+
+/**
+ * The alerts of serve's rules (README, "Alerts"): those firing, by rule and cluster (of the
+ * clusters `fleet` holds), and the deliveries to each receiver by result.
+ */
+function alertMetrics(fleet: Fleet): MetricsRegistry {
+  const out = new MetricsRegistry();
+  const service = alertsOf(fleet);
+  if (!service) return out;
+  const firing = new Gauge({
+    name: "docklens_alerts_firing",
+    help: "Alerts firing now, by rule and cluster",
+    labelNames: ["rule", "cluster"],
+    registers: [out],
+  });
+  const deliveries = new Counter({
+    name: "docklens_alert_deliveries_total",
+    help: "Requests to alert receivers, by receiver and result (success, failure, dropped)",
+    labelNames: ["receiver", "result"],
+    registers: [out],
+  });
+  const sees = seenBy(service, fleet);
+  for (const rule of fleet.config.alerts?.rules ?? [])
+    for (const cluster of fleet.config.clusters)
+      firing.set({ rule: rule.name, cluster: cluster.name }, 0);
+  for (const alert of service.list())
+    if (alert.state === "firing" && sees(alert))
+      firing.inc({ rule: alert.rule, cluster: alert.cluster?.name ?? "" });
+  for (const { receiver, result, count } of service.deliveries())
+    deliveries.inc({ receiver, result }, count);
+  return out;
+}

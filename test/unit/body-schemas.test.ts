@@ -35,13 +35,18 @@ import type {
   LogStatusLine,
   MergedLogLine,
   ReadMergedLogsResult,
+  ListAlertsResult,
 } from "../../src/index.ts";
+import { ALERTS_SCHEMAS } from "../../src/operations/alerts.ts";
 import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
 import { WATCH_SCHEMAS } from "../../src/operations/watch.ts";
 import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
-type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS & typeof WATCH_SCHEMAS;
+type Schemas = typeof SCHEMAS &
+  typeof SELECTION_SCHEMAS &
+  typeof WATCH_SCHEMAS &
+  typeof ALERTS_SCHEMAS;
 /**
  * A schema's type without the `[x: string]: unknown` of an open object (other properties
  * allowed): the published interfaces name their fields and have none. A map's index signature
@@ -89,6 +94,7 @@ interface Published {
   MergedLogItem: MergedLogLine | LogStatusLine;
   AllStats: AllStatsResult;
   ContainerWatchLine: ContainerWatchLine | { error: ErrorBody };
+  Alerts: ListAlertsResult;
 }
 
 /**
@@ -135,6 +141,7 @@ describe("the body schemas and the published body types", () => {
       MergedLogItem: true,
       AllStats: true,
       ContainerWatchLine: true,
+      Alerts: true,
     };
     const names = new Set([...Object.keys(checked), ...UNCHECKED]);
     for (const route of API_ROUTES) {

@@ -9,3 +9,4 @@ export * from "./inspect.ts";
 export * from "./lists.ts";
 export * from "./streams.ts";
 export * from "./selection.ts";
+export * from "./alerts.ts";

@@ -1,3 +1,4 @@
+import type { AlertsConfig } from "./alerts-schema.ts";
 import type { Endpoint } from "./endpoint.ts";
 
 /**
@@ -78,6 +79,8 @@ export interface DocklensConfig {
   allowedHosts?: string[];
   /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
   maxStreams?: number;
+  /** Alert receivers and rules (README, "Alerts"); none unset. */
+  alerts?: AlertsConfig;
 }
 
 /** A docker context docklens cannot use, and its warning line. */

@@ -16,6 +16,7 @@ import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
+import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
 
 const integer = z.int({
   error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
@@ -168,6 +169,7 @@ const configSchema = z
           z.maximum(10_000, "expected at most 10000"),
         ),
       ),
+      alerts: z.optional(alertsSchema),
     },
     { error: "expected an object with a `clusters` array" },
   )
@@ -287,6 +289,8 @@ export interface DocklensConfigInput {
   allowedHosts?: string[];
   /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
   maxStreams?: number;
+  /** Alert receivers and rules (README, "Alerts"). */
+  alerts?: AlertsConfigInput;
 }
 
 /** `true` when `A` and `B` are the same type, property by property. */
@@ -318,7 +322,7 @@ export function normalizeConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): DocklensConfig {
   const fail = (path: ReadonlyArray<PropertyKey>, message: string): never => {
-    const where = formatPath(path);
+    const where = namedRule(formatPath(path), path, input);
     throw new DocklensError(
       "INVALID_CONFIG",
       `invalid config ${source ?? ""}: ${where ? `${where}: ` : ""}${message}`,
@@ -340,7 +344,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams } = parsed.data;
+  const { allowedHosts, maxStreams, alerts } = parsed.data;
   clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -367,6 +371,7 @@ export function normalizeConfig(
     ...(maxSelection === undefined ? {} : { maxSelection }),
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(maxStreams === undefined ? {} : { maxStreams }),
+    ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),
@@ -407,6 +412,16 @@ function suggest(key: string, known: string[]): string | undefined {
     .sort((a, b) => a.distance - b.distance);
   const best = ranked[0];
   return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.name : undefined;
+}
+
+/** `alerts.rules[0].when` → `alerts.rules[0] (crashed).when`: a rule is known by its name. */
+function namedRule(where: string, path: ReadonlyArray<PropertyKey>, input: unknown): string {
+  if (path[0] !== "alerts" || path[1] !== "rules" || typeof path[2] !== "number") return where;
+  const rules = (input as { alerts?: { rules?: Array<{ name?: unknown }> } }).alerts?.rules;
+  const name = rules?.[path[2]]?.name;
+  if (typeof name !== "string") return where;
+  const head = `alerts.rules[${path[2]}]`;
+  return `${head} (${JSON.stringify(name.slice(0, 60))})${where.slice(head.length)}`;
 }
 
 /** `["clusters", 1, "port"]` → `clusters[1].port`. */

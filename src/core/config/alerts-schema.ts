@@ -1,0 +1,216 @@
+// The `alerts` key of the config file (README, "Alerts"): receivers and rules, checked with the
+// rest of the config, an error naming the rule and the key. What only the engines' terms can
+// check (filters, cluster references) is checked when the rules start (core/alerts/rule-scope.ts).
+import { z } from "zod/mini";
+import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
+
+/** What a rule triggers on (README, "Alerts"). */
+export const ALERT_TRIGGERS = [
+  "exited",
+  "oom",
+  "unhealthy",
+  "restarting",
+  "engine-down",
+  "log",
+  "cpu",
+  "memory",
+  "drift",
+  "missing",
+] as const;
+export type AlertTrigger = (typeof ALERT_TRIGGERS)[number];
+
+/** The kinds of receiver, each a POST to a URL the config holds. */
+export const RECEIVER_KINDS = ["webhook", "alertmanager", "slack", "discord", "ntfy"] as const;
+export type ReceiverKind = (typeof RECEIVER_KINDS)[number];
+
+/** A duration as the config writes it: `30s`, `5m`, `1h30m`, `500ms`. */
+const DURATION = /^(\d+(ms|s|m|h|d))+$/;
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `5m` → 300000. */
+export function durationMs(value: string): number {
+  return [...value.matchAll(/(\d+)(ms|s|m|h|d)/g)].reduce(
+    (sum, [, count, unit]) => sum + Number(count) * UNITS[unit!]!,
+    0,
+  );
+}
+
+const text = z.string({ error: "expected a string" });
+const name = text.check(
+  z.maxLength(MAX_NAME_LENGTH, `expected at most ${MAX_NAME_LENGTH} characters`),
+  z.regex(
+    NAME_PATTERN,
+    "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
+  ),
+);
+const duration = text.check(z.regex(DURATION, "expected a duration like 30s, 5m or 1h"));
+const names = z.array(name, { error: "expected an array of names" });
+const positive = z.number({ error: "expected a number" }).check(z.positive("expected more than 0"));
+const count = z
+  .int({ error: "expected an integer" })
+  .check(z.minimum(1, "expected at least 1"), z.maximum(10_000, "expected at most 10000"));
+
+/** A URL, or where to read it: `{ env: NAME }`, `{ file: PATH }` (a webhook URL is a secret). */
+const target = z.union(
+  [
+    text.check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL")),
+    z.strictObject({
+      env: text.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a variable name")),
+    }),
+    z.strictObject({ file: text.check(z.minLength(1, "expected a path")) }),
+  ],
+  { error: "expected a URL, { env: NAME } or { file: PATH }" },
+);
+
+const receiverSchema = z
+  .strictObject({
+    name,
+    webhook: z.optional(target),
+    alertmanager: z.optional(target),
+    slack: z.optional(target),
+    discord: z.optional(target),
+    ntfy: z.optional(target),
+  })
+  .check(
+    z.refine(
+      (receiver) => RECEIVER_KINDS.filter((kind) => receiver[kind] !== undefined).length === 1,
+      `expected exactly one of ${RECEIVER_KINDS.join(", ")}`,
+    ),
+  );
+
+const ruleSchema = z
+  .strictObject({
+    name,
+    when: z.enum(ALERT_TRIGGERS, { error: `expected one of ${ALERT_TRIGGERS.join(", ")}` }),
+    cluster: z.optional(
+      z.union([text, z.array(text)], { error: "expected a cluster or an array" }),
+    ),
+    project: z.optional(name),
+    filter: z.optional(z.array(text, { error: "expected an array of filters" })),
+    notify: z.optional(names),
+    grep: z.optional(text.check(z.minLength(1, "expected a pattern"))),
+    restarts: z.optional(count),
+    window: z.optional(duration),
+    above: z.optional(positive),
+    for: z.optional(duration),
+    label: z.optional(text.check(z.minLength(1, "expected a label key"))),
+    min: z.optional(count),
+    cooldown: z.optional(duration),
+    resolveAfter: z.optional(duration),
+  })
+  .check(
+    z.superRefine((rule, ctx) => {
+      const need = (key: keyof typeof rule, why: string) => {
+        if (rule[key] === undefined)
+          ctx.addIssue({ code: "custom", path: [key], message: `required: ${why}` });
+      };
+      if (rule.when === "log") need("grep", "the pattern a log line must match");
+      if (rule.when === "cpu" || rule.when === "memory") need("above", "a percentage");
+    }),
+  );
+
+/** The `alerts` key. */
+export const alertsSchema = z
+  .strictObject({
+    /** The page's address, for each alert's link; serve's own by default. */
+    url: z.optional(text.check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL"))),
+    receivers: z.optional(z.array(receiverSchema, { error: "expected an array of receivers" })),
+    rules: z.optional(z.array(ruleSchema, { error: "expected an array of rules" })),
+  })
+  .check(
+    z.superRefine((alerts, ctx) => {
+      const receivers = new Set<string>();
+      alerts.receivers?.forEach((receiver, index) => {
+        if (receivers.has(receiver.name))
+          ctx.addIssue({
+            code: "custom",
+            path: ["receivers", index, "name"],
+            message: `duplicate name "${receiver.name}"`,
+          });
+        receivers.add(receiver.name);
+      });
+      const rules = new Set<string>();
+      alerts.rules?.forEach((rule, index) => {
+        if (rules.has(rule.name))
+          ctx.addIssue({
+            code: "custom",
+            path: ["rules", index, "name"],
+            message: `duplicate name "${rule.name}"`,
+          });
+        rules.add(rule.name);
+        rule.notify?.forEach((receiver, at) => {
+          if (!receivers.has(receiver))
+            ctx.addIssue({
+              code: "custom",
+              path: ["rules", index, "notify", at],
+              message: `no receiver "${receiver}" (known: ${[...receivers].join(", ") || "none"})`,
+            });
+        });
+      });
+    }),
+  );
+
+/** The `alerts` key as written. */
+export type AlertsConfigInput = z.input<typeof alertsSchema>;
+/** A receiver's target as written. */
+export type ReceiverTarget = z.output<typeof target>;
+
+/** A receiver, checked. */
+export interface AlertReceiver {
+  name: string;
+  kind: ReceiverKind;
+  target: ReceiverTarget;
+}
+
+/** A rule, checked, with its defaults applied (durations in ms). */
+export interface AlertRule {
+  name: string;
+  when: AlertTrigger;
+  clusters: string[];
+  project?: string;
+  filter: string[];
+  /** Receiver names; every receiver when the rule names none. */
+  notify: string[];
+  grep?: string;
+  restarts: number;
+  windowMs: number;
+  above?: number;
+  forMs: number;
+  label: string;
+  min?: number;
+  cooldownMs: number;
+  resolveAfterMs: number;
+}
+
+/** The alerts of a loaded config. */
+export interface AlertsConfig {
+  url?: string;
+  receivers: AlertReceiver[];
+  rules: AlertRule[];
+}
+
+/** The checked `alerts` key with its defaults (README, "Alerts"). */
+export function toAlertsConfig(input: z.output<typeof alertsSchema>): AlertsConfig {
+  const receivers = (input.receivers ?? []).map((receiver) => {
+    const kind = RECEIVER_KINDS.find((candidate) => receiver[candidate] !== undefined)!;
+    return { name: receiver.name, kind, target: receiver[kind]! };
+  });
+  const rules = (input.rules ?? []).map((rule): AlertRule => ({
+    name: rule.name,
+    when: rule.when,
+    clusters: rule.cluster === undefined ? [] : [rule.cluster].flat(),
+    ...(rule.project !== undefined ? { project: rule.project } : {}),
+    filter: rule.filter ?? [],
+    notify: rule.notify ?? receivers.map((receiver) => receiver.name),
+    ...(rule.grep !== undefined ? { grep: rule.grep } : {}),
+    restarts: rule.restarts ?? 3,
+    windowMs: durationMs(rule.window ?? "5m"),
+    ...(rule.above !== undefined ? { above: rule.above } : {}),
+    forMs: durationMs(rule.for ?? "1m"),
+    label: rule.label ?? "com.docker.compose.service",
+    ...(rule.min !== undefined ? { min: rule.min } : {}),
+    cooldownMs: durationMs(rule.cooldown ?? "1m"),
+    resolveAfterMs: durationMs(rule.resolveAfter ?? "5m"),
+  }));
+  return { ...(input.url ? { url: input.url.replace(/\/+$/, "") } : {}), receivers, rules };
+}
