@@ -7,6 +7,7 @@
 // ratios, the body's size in each coding, and the server's memory before and after. Run by hand,
 // as root:  node bench/serve.mjs [--seconds 5]
 import { request, Agent } from "node:http";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { benchEngine, median, startServe } from "./lib.mjs";
 
@@ -24,8 +25,11 @@ const clients = Number(values.clients);
 const { host, containers } = benchEngine(values.dir, Number(values.containers));
 const socketPath = host.replace("unix://", "");
 
+const latencies = new Map();
 /** `clients` loops asking `target` for `seconds`; resolves with requests per second. */
 async function load(target) {
+  const times = latencies.get(target) ?? [];
+  latencies.set(target, times);
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const until = Date.now() + seconds * 1000;
   let done = 0;
@@ -40,7 +44,9 @@ async function load(target) {
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (Date.now() < until) {
+        const start = performance.now();
         await get();
+        times.push(performance.now() - start);
         done++;
       }
     }),
@@ -90,7 +96,8 @@ console.log(
 console.log(`body of /list/local/containers: ${sizes.join(", ")}`);
 for (const [name, x] of Object.entries(results))
   console.log(
-    `${name} median ${medians[name].toFixed(0)} req/s  (${x.map((v) => v.toFixed(0)).join(", ")})`,
+    `${name} median ${medians[name].toFixed(0)} req/s  (${x.map((v) => v.toFixed(0)).join(", ")}), ` +
+      `p50 ${median(latencies.get(runs[name])).toFixed(1)} ms`,
   );
 const served = [plain, gzipped, brotli].reduce((sum, rate) => sum + rate, 0);
 console.log(
@@ -98,5 +105,8 @@ console.log(
 );
 console.log(
   `throughput ratio docklens / engine: ${(plain / engine).toFixed(2)}, ` +
-    `with gzip ${(gzipped / engine).toFixed(2)}, with br ${(brotli / engine).toFixed(2)} (aim at least 5)`,
+    `with gzip ${(gzipped / engine).toFixed(2)}, with br ${(brotli / engine).toFixed(2)} (goal: 100); ` +
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}`,
 );

@@ -10,7 +10,8 @@ import { benchEngine, ROOT } from "./lib.mjs";
 /**
  * What is recorded: the engine calls of these routes (readDockerInfo in src/core/clusters/clusters.ts,
  * listContainers in src/core/containers/containers.ts, engineMetrics in src/server/metrics.ts), and a few
- * more that docklens might ask for, so that a new call answers rather than fails.
+ * more that docklens might ask for, so that a new call answers rather than fails; with the list,
+ * each listed container's inspect body (serve's mirror reads them). `/events` opens and stays quiet.
  */
 const RECORDED = [
   "/_ping",
@@ -69,6 +70,14 @@ async function simulate({ bodies, delays, hung = 0 }) {
         return;
       }
       const answer = answers.get(path) ?? notFound;
+      // The event stream (serve's hub): answered, then open and quiet, as an engine nobody changes.
+      if (path === "/events") {
+        setTimeout(() => {
+          if (!res.destroyed) res.writeHead(200, { "Content-Type": "application/json" });
+          res.flushHeaders();
+        }, delay);
+        return;
+      }
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(answer.status, {
@@ -118,7 +127,12 @@ export async function recordBodies(dir, perEngine, stop) {
         throw new Error(`the bench engine answered ${path} with ${answer.status}`);
       }
       if (path.startsWith("/containers/json")) {
-        answer.body = JSON.stringify(JSON.parse(answer.body).slice(0, perEngine));
+        const items = JSON.parse(answer.body).slice(0, perEngine);
+        answer.body = JSON.stringify(items);
+        // Each container's inspect body: serve's mirror reads its state's times.
+        for (const { Id } of items) {
+          bodies[`/containers/${Id}/json`] = await read(socket, `/containers/${Id}/json`);
+        }
       }
       bodies[new URL(path, "http://engine").pathname] = answer;
     }

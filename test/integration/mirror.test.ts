@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inspectCluster } from "../../src/core/clusters/clusters.ts";
-import { listContainers } from "../../src/core/containers/containers.ts";
+import { listAllContainers, listContainers } from "../../src/core/containers/containers.ts";
 import { listImages } from "../../src/core/objects/images.ts";
 import { listNetworks } from "../../src/core/objects/networks.ts";
 import { listVolumes } from "../../src/core/objects/volumes.ts";
@@ -162,6 +162,23 @@ describe("the container mirror", () => {
     },
     60_000,
   );
+
+  it("keeps the across-cluster list of unchanged mirrors as one body, and builds it anew on a change", async () => {
+    const clusters = ["alpha", "pod"];
+    const fleet = { fleet: live, clusters };
+    let same = false;
+    // A running container's Status may turn over between two reads: then the body is new, rightly.
+    for (let i = 0; i < 3 && !same; i++)
+      same = (await listAllContainers(fleet)) === (await listAllContainers(fleet));
+    expect(same).toBe(true);
+    const before = await listAllContainers(fleet);
+    const added = await docker(engines.hostA, "create", "-l", LABEL, "local/busybox:1", "true");
+    let ids: string[] = [];
+    for (const end = Date.now() + 5000; Date.now() < end && !ids.includes(added); await sleep(50))
+      ids = (await listAllContainers(fleet)).containers.map((item) => item.Id);
+    expect(ids).toContain(added);
+    expect(before.containers.map((item) => item.Id)).not.toContain(added);
+  });
 
   it("answers a hung engine's lists with its error at once, asking the engine nothing more", async () => {
     const hang = resolveCluster("hang", { fleet: live });

@@ -143,16 +143,29 @@ export async function listAllContainers(
   options: ListContainersOptions & AcrossClustersOptions,
 ): Promise<ListAllContainersResult> {
   return shareAcross(options, containersRead(options), async (shared) => {
-    const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
-      (await listContainers(String(config.id), shared)).containers.map((item) => ({
-        ...item,
-        cluster,
-      })),
+    const { results, errors } = await acrossClusters(shared, (config) =>
+      listContainers(String(config.id), shared),
     );
-    const containers = results.flatMap((result) => result.value);
-    return { containers, running: containers.filter(isRunning), errors };
+    // Every cluster's list the same object as last time (served from unchanged mirrors): the
+    // body built then, whose serialisation and compression the server kept too.
+    const lists = results.map((result) => result.value);
+    const last = lists[0] && !errors.length ? builtAcross.get(lists[0]) : undefined;
+    if (last && last.lists.length === lists.length && last.lists.every((x, i) => x === lists[i]))
+      return last.body;
+    const containers = results.flatMap(({ cluster, value }) =>
+      value.containers.map((item) => ({ ...item, cluster })),
+    );
+    const body = { containers, running: containers.filter(isRunning), errors };
+    if (lists[0] && !errors.length) builtAcross.set(lists[0], { lists, body });
+    return body;
   });
 }
+
+/** The across-cluster body last built from these lists, keyed by the first cluster's list. */
+const builtAcross = new WeakMap<
+  ListContainersResult,
+  { lists: ListContainersResult[]; body: ListAllContainersResult }
+>();
 
 /** The shared read of a container list: with sizes, another read than without. */
 function containersRead(options: ListContainersOptions) {

@@ -329,6 +329,15 @@ async function readContainers(
       const before = known?.get(item.Id);
       if (before && item.Status === statusText(before.state, wording, now))
         return [item.Id, { ...before, item }];
+      // A container never started has no times: its text is "Created" for good, no inspect needed
+      // (but for its network mode, when the item names none).
+      const networks = (item.NetworkSettings as { Networks?: object } | undefined)?.Networks;
+      if (
+        item.State === "created" &&
+        item.Status === "Created" &&
+        (item.HostConfig || Object.keys(networks ?? {}).length)
+      )
+        return [item.Id, { item, state: { Status: "created" } }];
       const detail = await inspect(cluster, options, item.Id);
       return detail && [item.Id, { item, ...detail }];
     }),
