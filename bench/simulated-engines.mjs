@@ -1,6 +1,6 @@
 // The simulated engines of bench/scale.mjs: the engine bodies recorded once from the bench
 // engine, and a worker thread holding one loopback HTTP server per engine that answers them
-// after its delay, counting the calls it gets.
+// after its delay (and `/events` with a quiet stream), counting the calls it gets.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createServer, get } from "node:http";
 import { join } from "node:path";
@@ -37,6 +37,13 @@ async function simulate({ bodies, delays }) {
     const server = createServer((req, res) => {
       const path = new URL(req.url, "http://engine").pathname.replace(/^\/v\d+\.\d+(?=\/)/, "");
       calls.set(path, (calls.get(path) ?? 0) + 1);
+      // serve's hub follows each engine's events before it lists: a stream that stays open and
+      // quiet, its headers sent at once, as moby's.
+      if (path === "/events") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.flushHeaders();
+        return;
+      }
       const answer = answers.get(path) ?? notFound;
       setTimeout(() => {
         if (res.destroyed) return;
@@ -70,7 +77,8 @@ async function simulate({ bodies, delays }) {
 
 /**
  * Start (or reuse) the bench engine with at least `perEngine` containers and read the bodies of
- * RECORDED from it, keyed by path; the container list is cut to `perEngine` items. With `stop`,
+ * RECORDED from it, keyed by path; the container list is cut to `perEngine` items, each with its
+ * inspect body. With `stop`,
  * stops the engine afterwards if it was not running before.
  */
 export async function recordBodies(dir, perEngine, stop) {
@@ -86,7 +94,11 @@ export async function recordBodies(dir, perEngine, stop) {
         throw new Error(`the bench engine answered ${path} with ${answer.status}`);
       }
       if (path.startsWith("/containers/json")) {
-        answer.body = JSON.stringify(JSON.parse(answer.body).slice(0, perEngine));
+        const items = JSON.parse(answer.body).slice(0, perEngine);
+        answer.body = JSON.stringify(items);
+        // serve's container mirror inspects each listed container once (its state's times).
+        for (const { Id } of items)
+          bodies[`/containers/${Id}/json`] = await read(socket, `/containers/${Id}/json`);
       }
       bodies[new URL(path, "http://engine").pathname] = answer;
     }

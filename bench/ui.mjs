@@ -5,7 +5,7 @@
 // - usable: from navigation to the containers view holding every row, its first rows drawn
 //   (the page's own clock, performance.now(), which starts at navigation);
 // - keystroke: from a key pressed in the search box to the next frame with the table updated
-//   (median and worst of the keystrokes of typing a search and deleting it);
+//   (median, 90th percentile and worst of the keystrokes of typing a search and deleting it);
 // - heap: the page's JS heap in use (CDP Performance.getMetrics), as loaded and after a GC;
 // - wire: the bytes the browser received (CDP Network events' encodedDataLength: bodies as sent,
 //   compressed or not, with headers), and the same bodies decoded.
@@ -74,6 +74,7 @@ async function main() {
     writeFileSync(config, JSON.stringify({ clusters }));
     state.serve = await startServe({ DOCKLENS_CONFIG: config });
     state.browser = await chromium.launch({ executablePath: values.chromium, args: ARGS });
+    const warm = await warmUp(state.serve.url, total);
     // The floor the page cannot beat: serve's own answer, to the last byte, to a bare client.
     const alone = [];
     let body;
@@ -96,6 +97,7 @@ async function main() {
     const keys = results.flatMap((result) => result.keys);
     const rows = [
       ["containers", `${total} (${engines} engines × ${perEngine})`, ""],
+      ["serve's first whole list (its mirrors filled)", `${warm.toFixed(0)} ms`, ""],
       [
         "usable (navigation to all rows, first drawn)",
         `${pick("usable").toFixed(0)} ms`,
@@ -108,7 +110,7 @@ async function main() {
       ["  sorted and drawn", `${pick("drawn").toFixed(0)} ms`, ""],
       [
         `keystroke (typing "${SEARCH}" and deleting it)`,
-        `median ${median(keys).toFixed(1)} ms, worst ${Math.max(...keys).toFixed(1)} ms`,
+        `median ${median(keys).toFixed(1)} ms, p90 ${p90(keys).toFixed(1)} ms, worst ${Math.max(...keys).toFixed(1)} ms`,
         "< 100 ms",
       ],
       ["JS heap in use, loaded", `${mb(pick("heap"))} MB`, "< 150 MB"],
@@ -129,6 +131,22 @@ async function main() {
     console.log(`\n/list/containers Content-Encoding: ${encoding || "none (sent raw)"}`);
   } finally {
     await cleanup();
+  }
+}
+
+/**
+ * Wait for serve's mirrors to hold every engine's list (each container inspected once, as the
+ * hub does on its first list), reading /list/containers until it has `total` containers: the
+ * page is measured against a warm serve. Resolves with how long that took.
+ */
+async function warmUp(url, total) {
+  const start = performance.now();
+  for (;;) {
+    const body = await (await fetch(`${url}/list/containers`)).json();
+    if (body.containers.length === total) return performance.now() - start;
+    if (performance.now() - start > 180_000)
+      throw new Error(`serve listed ${body.containers.length} of ${total} containers after 3 min`);
+    await sleep(1000);
   }
 }
 
@@ -234,6 +252,7 @@ async function measure(state, total, screenshot) {
   };
 }
 
+const p90 = (list) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) * 0.9)];
 const mb = (bytes) => (bytes / 1e6).toFixed(2);
 const kb = (bytes) => (bytes / 1e3).toFixed(1);
 function sleep(ms) {
