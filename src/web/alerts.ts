@@ -33,6 +33,7 @@ export interface AlertRow {
 
 /** `1 minute`, `3 hours`, `12 seconds`: how long `from` to `to` is, in its largest unit. */
 export function duration(from: number, to: number): string {
+  if (to - from < 1000) return "under a second";
   return timeAgo(new Date(from).toISOString(), to).replace(/ ago$/, "");
 }
 

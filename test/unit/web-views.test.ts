@@ -203,6 +203,7 @@ describe("the Alerts view's rows", () => {
   });
 
   it("says how long a time span is in its largest unit", () => {
+    expect(duration(0, 400)).toBe("under a second");
     expect(duration(0, 45_000)).toBe("45 seconds");
     expect(duration(0, 61_000)).toBe("1 minute");
     expect(duration(0, 2 * 86_400_000)).toBe("2 days");

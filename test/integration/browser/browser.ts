@@ -102,13 +102,21 @@ export interface Dashboard {
 export function dashboardForFile(
   options: () => Promise<Partial<CreateAppOptions>> = async () => ({}),
 ): Dashboard {
+  return dashboardAt(async () => startServer({ log: false, ...(await options()) }));
+}
+
+/** A served page, wherever it is served from: the app in-process, or `docklens serve` itself. */
+export type Served = Pick<TestServer, "url" | "port" | "close">;
+
+/** As {@link dashboardForFile}, for the page that `start` serves (and closes after the file). */
+export function dashboardAt(start: () => Promise<Served>): Dashboard {
   const chrome = browserForFile();
-  let server: TestServer | undefined;
+  let server: Served | undefined;
   let shots = "";
   // Every page a test opened, each closed and checked after it.
   let opened: Array<{ watched: WatchedPage; allowed: RegExp | undefined }> = [];
   beforeAll(async () => {
-    server = await startServer({ log: false, ...(await options()) });
+    server = await start();
     shots = await mkdtemp(join(tmpdir(), "docklens-dash-"));
   });
   afterAll(async () => {
