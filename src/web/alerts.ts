@@ -34,7 +34,7 @@ export interface AlertRow {
 /** `1 minute`, `3 hours`, `12 seconds`: how long `from` to `to` is, in its largest unit. */
 export function duration(from: number, to: number): string {
   if (to - from < 1000) return "under a second";
-  return timeAgo(new Date(from).toISOString(), to).replace(/ ago$/, "");
+  return timeAgo(from, to).replace(/ ago$/, "");
 }
 
 /**
@@ -76,8 +76,8 @@ export function alertRows(alerts: readonly AlertItem[], now = Date.now()): Alert
       cause: causeOf(alert),
       started,
       ended,
-      startedText: started ? timeAgo(new Date(started).toISOString(), now) : "",
-      endedText: ended ? timeAgo(new Date(ended).toISOString(), now) : "",
+      startedText: started ? timeAgo(started, now) : "",
+      endedText: ended ? timeAgo(ended, now) : "",
       startedTitle: started ? eventTime(new Date(started)) : "",
       endedTitle: ended ? eventTime(new Date(ended)) : "",
       lasted: started && ended ? duration(started, ended) : "",

@@ -43,9 +43,10 @@ export function formatPorts(ports: ContainerItem["Ports"] | null | undefined): s
   return [...seen].join(", ");
 }
 
-/** `3 minutes ago` for an ISO time. */
-export function timeAgo(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+/** `3 minutes ago` for an ISO time (or milliseconds since the epoch). */
+export function timeAgo(iso: string | number, now = Date.now()): string {
+  const at = typeof iso === "number" ? iso : Date.parse(iso);
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
   const units: Array<[string, number]> = [
     ["day", 86400],
     ["hour", 3600],
