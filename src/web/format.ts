@@ -101,19 +101,6 @@ export function humanSize(value: number | undefined, precision = 3): string {
   return `${goG(size, precision)}${units[unit]}`;
 }
 
-/** Bytes as `1.5 MiB`. */
-export function bytes(value: number | undefined): string {
-  if (value === undefined || !Number.isFinite(value)) return "";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let size = value;
-  let unit = 0;
-  while (size >= 1024 && unit < units.length - 1) {
-    size /= 1024;
-    unit++;
-  }
-  return `${unit ? size.toFixed(1) : size} ${units[unit]}`;
-}
-
 /** A short id: 12 hex digits, without `sha256:`. */
 export const shortId = (id: string): string => id.replace(/^sha256:/, "").slice(0, 12);
 
