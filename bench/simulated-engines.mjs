@@ -1,6 +1,6 @@
 // The simulated engines of bench/scale.mjs: the engine bodies recorded once from the bench
 // engine, and a worker thread holding one loopback HTTP server per engine that answers them
-// after its delay (and `/events` with a quiet stream), counting the calls it gets.
+// after its delay, counting the calls it gets.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createServer, get } from "node:http";
 import { join } from "node:path";
@@ -23,22 +23,46 @@ const RECORDED = [
 ];
 const NOT_FOUND = { status: 404, type: "application/json", body: '{"message":"page not found"}' };
 
-/** The worker: one HTTP server per engine, each answering the recorded bodies after its delay. */
-async function simulate({ bodies, delays }) {
+/**
+ * What serve's live mirror asks beyond the recorded bodies: each container's inspect body (its
+ * state, from the list item) and an `/events` stream that stays open and quiet.
+ */
+function mirrorAnswers(list) {
+  const answers = new Map();
+  for (const item of JSON.parse(list.body)) {
+    const started = new Date((item.Created + 5) * 1000).toISOString();
+    const State = {
+      Status: item.State,
+      Running: item.State === "running",
+      StartedAt: started,
+      FinishedAt: item.State === "running" ? "0001-01-01T00:00:00Z" : started,
+      ExitCode: 0,
+    };
+    const body = JSON.stringify({ Id: item.Id, State, HostConfig: item.HostConfig ?? {} });
+    answers.set(`/containers/${item.Id}/json`, { status: 200, type: "application/json", body });
+  }
+  return answers;
+}
+
+/**
+ * The worker: one HTTP server per engine, each answering the recorded bodies after its delay,
+ * and `hung` more that take connections and never answer.
+ */
+async function simulate({ bodies, delays, hung = 0 }) {
   const answers = new Map(
     Object.entries(bodies).map(([path, answer]) => [
       path,
       { ...answer, body: Buffer.from(answer.body) },
     ]),
   );
+  for (const [path, answer] of mirrorAnswers(bodies["/containers/json"]))
+    answers.set(path, { ...answer, body: Buffer.from(answer.body) });
   const notFound = { ...NOT_FOUND, body: Buffer.from(NOT_FOUND.body) };
   const calls = new Map();
   const servers = delays.map((delay) => {
     const server = createServer((req, res) => {
       const path = new URL(req.url, "http://engine").pathname.replace(/^\/v\d+\.\d+(?=\/)/, "");
       calls.set(path, (calls.get(path) ?? 0) + 1);
-      // serve's hub follows each engine's events before it lists: a stream that stays open and
-      // quiet, its headers sent at once, as moby's.
       if (path === "/events") {
         res.writeHead(200, { "Content-Type": "application/json" });
         res.flushHeaders();
@@ -57,6 +81,7 @@ async function simulate({ bodies, delays }) {
     server.keepAliveTimeout = 0; // As dockerd: an idle keep-alive connection stays open.
     return server;
   });
+  for (let i = 0; i < hung; i++) servers.push(createServer(() => {}));
   await Promise.all(
     servers.map((server) => new Promise((ok) => server.listen(0, "127.0.0.1", ok))),
   );
@@ -77,8 +102,7 @@ async function simulate({ bodies, delays }) {
 
 /**
  * Start (or reuse) the bench engine with at least `perEngine` containers and read the bodies of
- * RECORDED from it, keyed by path; the container list is cut to `perEngine` items, each with its
- * inspect body. With `stop`,
+ * RECORDED from it, keyed by path; the container list is cut to `perEngine` items. With `stop`,
  * stops the engine afterwards if it was not running before.
  */
 export async function recordBodies(dir, perEngine, stop) {
@@ -94,11 +118,7 @@ export async function recordBodies(dir, perEngine, stop) {
         throw new Error(`the bench engine answered ${path} with ${answer.status}`);
       }
       if (path.startsWith("/containers/json")) {
-        const items = JSON.parse(answer.body).slice(0, perEngine);
-        answer.body = JSON.stringify(items);
-        // serve's container mirror inspects each listed container once (its state's times).
-        for (const { Id } of items)
-          bodies[`/containers/${Id}/json`] = await read(socket, `/containers/${Id}/json`);
+        answer.body = JSON.stringify(JSON.parse(answer.body).slice(0, perEngine));
       }
       bodies[new URL(path, "http://engine").pathname] = answer;
     }

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// The dashboard at scale: `docklens serve` (the built CLI) over 40 simulated engines of 300
-// containers each (12,000 containers; bench/simulated-engines.mjs, as bench/scale.mjs uses
-// them), opened in Debian's headless Chromium with playwright-core. It measures:
-// - usable: from navigation to the containers view holding every row, its first rows drawn
-//   (the page's own clock, performance.now(), which starts at navigation);
+// The dashboard at scale: `docklens serve` (the built CLI) over 41 simulated engines of 301
+// containers each (12,341 containers; bench/simulated-engines.mjs, as bench/scale.mjs uses
+// them) and one more engine that is hung (takes connections, never answers), opened in Debian's
+// headless Chromium with playwright-core. It measures:
+// - usable: from navigation to the containers view holding every row of the engines that
+//   answer, its first rows drawn (the page's own clock, performance.now(), which starts at
+//   navigation): on a first visit (a new browser profile) once serve's mirrors are complete
+//   (how long that took after serve started is reported too), and on a reload (a later visit);
 // - keystroke: from a key pressed in the search box to the next frame with the table updated
 //   (median, 90th percentile and worst of the keystrokes of typing a search and deleting it);
 // - heap: the page's JS heap in use (CDP Performance.getMetrics), as loaded and after a GC;
 // - wire: the bytes the browser received (CDP Network events' encodedDataLength: bodies as sent,
 //   compressed or not, with headers), and the same bodies decoded.
 // Run by hand, never in tests; as root (the bench engine records the bodies once):
-//   node bench/ui.mjs [--engines 40] [--containers 300] [--delay 20] [--runs 3]
+//   node bench/ui.mjs [--engines 41] [--containers 301] [--hung 1] [--delay 20] [--runs 3]
 // Needs `npm run build` first (dist/ and dist/web) and /usr/bin/chromium.
 /* global document, requestAnimationFrame -- the functions given to page.evaluate run in the page */
 import { once } from "node:events";
@@ -31,8 +34,9 @@ const SEARCH = "bench-12";
 async function main() {
   const { values } = parseArgs({
     options: {
-      engines: { type: "string", default: "40" },
-      containers: { type: "string", default: "300" },
+      engines: { type: "string", default: "41" },
+      containers: { type: "string", default: "301" },
+      hung: { type: "string", default: "1" },
       delay: { type: "string", default: "20" },
       runs: { type: "string", default: "3" },
       dir: { type: "string", default: "/tmp/docklens-bench" },
@@ -65,15 +69,24 @@ async function main() {
   try {
     const bodies = await recordBodies(values.dir, perEngine, false);
     state.worker = new Worker(new URL("./simulated-engines.mjs", import.meta.url), {
-      workerData: { bodies, delays: Array.from({ length: engines }, () => delay) },
+      workerData: {
+        bodies,
+        delays: Array.from({ length: engines }, () => delay),
+        hung: Number(values.hung),
+      },
     });
     const { ports } = (await once(state.worker, "message"))[0];
     state.configDir = mkdtempSync(join(tmpdir(), "docklens-ui-"));
     const config = join(state.configDir, "docklens.json");
-    const clusters = ports.map((port, i) => ({ name: `sim-${i + 1}`, host: "127.0.0.1", port }));
+    const clusters = ports.map((port, i) => ({
+      name: i < engines ? `sim-${i + 1}` : `hung-${i - engines + 1}`,
+      host: "127.0.0.1",
+      port,
+    }));
     writeFileSync(config, JSON.stringify({ clusters }));
     state.serve = await startServe({ DOCKLENS_CONFIG: config });
     state.browser = await chromium.launch({ executablePath: values.chromium, args: ARGS });
+    // serve just started: every mirror lists its engine (and inspects each container) first.
     const warm = await warmUp(state.serve.url, total);
     // The floor the page cannot beat: serve's own answer, to the last byte, to a bare client.
     const alone = [];
@@ -90,24 +103,29 @@ async function main() {
       params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
     }).length;
 
+    const watched = await watchWire(state.serve.url);
     const results = [];
     for (let run = 0; run < runs; run++)
       results.push(await measure(state, total, run === 0 ? values.screenshot : undefined));
     const pick = (key) => median(results.map((result) => result[key]));
     const keys = results.flatMap((result) => result.keys);
     const rows = [
-      ["containers", `${total} (${engines} engines × ${perEngine})`, ""],
-      ["serve's first whole list (its mirrors filled)", `${warm.toFixed(0)} ms`, ""],
       [
-        "usable (navigation to all rows, first drawn)",
-        `${pick("usable").toFixed(0)} ms`,
-        "< 1500 ms",
+        "containers",
+        `${total} (${engines} engines × ${perEngine}), and ${values.hung} hung engine(s)`,
+        "",
       ],
-      ["  the view mounted (its list asked for at start)", `${pick("request").toFixed(0)} ms`, ""],
-      ["  then /list/containers answered and parsed", `${pick("response").toFixed(0)} ms`, ""],
+      ["serve's mirrors complete after its start", `${(warm / 1000).toFixed(1)} s`, ""],
+      [
+        "usable, first visit (new profile), serve warm",
+        `${pick("usable").toFixed(0)} ms`,
+        "<= 1000 ms",
+      ],
+      ["usable, later visit (reload)", `${pick("later").toFixed(0)} ms`, "<= 1000 ms"],
+      ["  the watch asked for (page script run)", `${pick("request").toFixed(0)} ms`, ""],
+      ["  its first snapshot line read", `${pick("response").toFixed(0)} ms`, ""],
       ["  (/list/containers alone, to a bare client)", `${median(alone).toFixed(0)} ms`, ""],
-      ["  rows made", `${pick("rows").toFixed(0)} ms`, ""],
-      ["  sorted and drawn", `${pick("drawn").toFixed(0)} ms`, ""],
+      ["  rows drawn after the first snapshot", `${pick("drawn").toFixed(0)} ms`, ""],
       [
         `keystroke (typing "${SEARCH}" and deleting it)`,
         `median ${median(keys).toFixed(1)} ms, p90 ${p90(keys).toFixed(1)} ms, worst ${Math.max(...keys).toFixed(1)} ms`,
@@ -116,8 +134,13 @@ async function main() {
       ["JS heap in use, loaded", `${mb(pick("heap"))} MB`, "< 150 MB"],
       ["JS heap in use, after a GC", `${mb(pick("heapAfterGc"))} MB`, ""],
       ["received on the wire", `${mb(pick("wire"))} MB`, "< 1.5 MB"],
-      ["  of which /list/containers", `${mb(pick("listWire"))} MB`, ""],
+      ["  of which the watch (decoded)", `${mb(pick("listWire"))} MB`, ""],
       ["  /list/containers gzipped, brotli (q 4)", `${mb(gzipped)} MB, ${mb(brotli)} MB`, ""],
+      [
+        "  the watch's snapshots on the wire, brotli, flushed a line at a time",
+        `${mb(watched.wire)} MB (${mb(watched.decoded)} MB decoded, ${watched.lines} lines)`,
+        "",
+      ],
       ["received, bodies decoded", `${mb(pick("decoded"))} MB`, ""],
       ["  script and style (first load)", `${kb(pick("assets"))} KB`, ""],
     ];
@@ -131,22 +154,6 @@ async function main() {
     console.log(`\n/list/containers Content-Encoding: ${encoding || "none (sent raw)"}`);
   } finally {
     await cleanup();
-  }
-}
-
-/**
- * Wait for serve's mirrors to hold every engine's list (each container inspected once, as the
- * hub does on its first list), reading /list/containers until it has `total` containers: the
- * page is measured against a warm serve. Resolves with how long that took.
- */
-async function warmUp(url, total) {
-  const start = performance.now();
-  for (;;) {
-    const body = await (await fetch(`${url}/list/containers`)).json();
-    if (body.containers.length === total) return performance.now() - start;
-    if (performance.now() - start > 180_000)
-      throw new Error(`serve listed ${body.containers.length} of ${total} containers after 3 min`);
-    await sleep(1000);
   }
 }
 
@@ -168,27 +175,19 @@ async function measure(state, total, screenshot) {
     if (response.url.includes("/list/containers"))
       encoding = response.headers["content-encoding"] ?? response.headers["Content-Encoding"] ?? "";
   });
-  cdp.on("Network.dataReceived", ({ dataLength }) => (decoded += dataLength));
+  cdp.on("Network.dataReceived", ({ requestId, dataLength }) => {
+    decoded += dataLength;
+    // The watch stays open: its bytes are counted as they come, not when it ends.
+    if (requests.get(requestId)?.url.includes("/list/containers")) listWire += dataLength;
+  });
   cdp.on("Network.loadingFinished", ({ requestId, encodedDataLength }) => {
     wire += encodedDataLength;
     const request = requests.get(requestId);
-    if (request?.url.includes("/list/containers")) listWire += encodedDataLength;
     if (request && (request.type === "Script" || request.type === "Stylesheet"))
       assets += encodedDataLength;
   });
   await page.goto(`${state.serve.url}/#/containers`);
-  const usable = await page.waitForFunction(
-    (want) => {
-      const count = document.querySelector("p.count");
-      const drawn = document.querySelector("tbody tr[data-key]");
-      return count?.getAttribute("data-total") === String(want) && drawn
-        ? performance.now()
-        : false;
-    },
-    total,
-    { polling: "raf", timeout: 60_000 },
-  );
-  const usableMs = await usable.jsonValue();
+  const usableMs = await usableAt(page, total);
   const marks = Object.fromEntries(
     await page.evaluate(() =>
       performance.getEntriesByType("mark").map((mark) => [mark.name, mark.startTime]),
@@ -220,6 +219,8 @@ async function measure(state, total, screenshot) {
     await sleep(120);
   }
   const keys = await page.evaluate(() => globalThis.__keys);
+  await page.reload();
+  const later = await usableAt(page, total);
   if (screenshot) {
     await page.locator(".scroller").evaluate((box) => (box.scrollTop = box.scrollHeight / 2));
     await sleep(300);
@@ -237,10 +238,10 @@ async function measure(state, total, screenshot) {
   await context.close();
   return {
     usable: usableMs,
+    later,
     request: marks["containers:request"],
-    response: marks["containers:parsed"] - marks["containers:request"],
-    rows: marks["containers:rows"] - marks["containers:parsed"],
-    drawn: usableMs - marks["containers:rows"],
+    response: marks["containers:snapshot"] - marks["containers:request"],
+    drawn: usableMs - marks["containers:snapshot"],
     keys,
     heap,
     heapAfterGc,
@@ -250,6 +251,66 @@ async function measure(state, total, screenshot) {
     assets,
     encoding,
   };
+}
+
+/**
+ * The watch as a browser asks for it (brotli), read for 3 s: its snapshots' bytes on the wire
+ * (CDP counts a stream's bytes only when it ends, which the watch never does) and decoded.
+ */
+async function watchWire(url) {
+  const { request } = await import("node:http");
+  const { createBrotliDecompress } = await import("node:zlib");
+  return new Promise((resolve, reject) => {
+    let wire = 0;
+    let decoded = 0;
+    let lines = 0;
+    const req = request(`${url}/list/containers?watch=true`, {
+      headers: { "accept-encoding": "br" },
+    });
+    req.on("response", (res) => {
+      res.on("data", (chunk) => (wire += chunk.length));
+      res.pipe(createBrotliDecompress()).on("data", (chunk) => {
+        decoded += chunk.length;
+        lines += chunk.toString().split("\n").length - 1;
+      });
+      setTimeout(() => {
+        req.destroy();
+        resolve({ wire, decoded, lines });
+      }, 3000);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Read `/list/containers` until it holds `total` containers: the ms that took. */
+async function warmUp(url, total) {
+  const start = performance.now();
+  for (;;) {
+    // A kept-alive connection serve closed meanwhile fails once: ask again.
+    const body = await fetch(`${url}/list/containers`)
+      .then((response) => response.json())
+      .catch(() => ({ containers: [] }));
+    if (body.containers.length >= total) return performance.now() - start;
+    if (performance.now() - start > 300_000) throw new Error("serve's mirrors never completed");
+    await sleep(1000);
+  }
+}
+
+/** When the containers view held `total` rows with its first ones drawn, by the page's clock. */
+async function usableAt(page, total) {
+  const usable = await page.waitForFunction(
+    (want) => {
+      const count = document.querySelector("p.count");
+      const drawn = document.querySelector("tbody tr[data-key]");
+      return count?.getAttribute("data-total") === String(want) && drawn
+        ? performance.now()
+        : false;
+    },
+    total,
+    { polling: "raf", timeout: 60_000 },
+  );
+  return usable.jsonValue();
 }
 
 const p90 = (list) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) * 0.9)];

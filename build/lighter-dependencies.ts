@@ -64,7 +64,9 @@ const REPLACEMENTS: Array<
  *   is off: about 2 ms per CLI run and a cost on every request `serve` makes. Only when on;
  * - it builds each TCP request's address with url.parse, url.format and url.resolve, and Node 24
  *   warns on stderr about url.parse (DEP0169) in every such command. docklens always gives a
- *   bare host name and a path of checked names, so the address is the path, on that host and port.
+ *   bare host name and a path of checked names, so the address is the path, on that host and port;
+ * - it loads debug for its log, on or off: debug, tty and process.stderr cost a CLI run ~1.3 ms.
+ *   It loads when DEBUG is set (debug reads DEBUG once, as it loads), so DEBUG=modem still logs.
  */
 const MODEM_EDITS: Array<[string, string]> = [
   [
@@ -93,6 +95,10 @@ const MODEM_EDITS: Array<[string, string]> = [
     optionsf.path = urlp.path;`,
     `    optionsf.hostname = this.host;
     optionsf.port = this.port;`,
+  ],
+  [
+    "debug = require('debug')('modem'),",
+    "debug = process.env.DEBUG ? require('debug')('modem') : Object.assign(() => {}, { enabled: false }),",
   ],
 ];
 
@@ -145,6 +151,26 @@ export function withoutBuiltinNamespaces(code: string): string {
   return rewritten;
 }
 
+/** A CommonJS module's wrapper as the bundler writes it: `__commonJSMin(((exports, module) => {`. */
+const COMMONJS_WRAPPER = /__commonJSMin\(\(\(((?:exports(?:, module)?)?)\) => \{/g;
+
+/**
+ * The same wrappers as parenthesised function expressions, which V8 compiles with the chunk
+ * (its heuristic for a function called at once), where it compiles an arrow only when first
+ * called. A chunk is then scanned once, not a second time for each module it requires; Node 22's
+ * compile cache keeps what was compiled with the chunk, not what was compiled on a first call.
+ * Together a one-off `containers --json` runs ~5% fewer instructions on Node 22 and 24 and ~17%
+ * fewer on Node 20. Wrappers are called plainly, in strict code, so `this` stays `undefined`.
+ */
+export function withEagerCommonJs(code: string): string {
+  const eager = code.replace(COMMONJS_WRAPPER, "__commonJSMin((function ($1) {");
+  if (/__commonJSMin\((?!\(function )/.test(eager))
+    throw new Error(
+      "a CommonJS wrapper the build cannot read: update build/lighter-dependencies.ts",
+    );
+  return eager;
+}
+
 /**
  * The plugin that makes the replacements and edits above. Every one must apply: a dependency
  * that moved or rewrote a file fails the build, rather than the bundle silently growing back.
@@ -152,6 +178,7 @@ export function withoutBuiltinNamespaces(code: string): string {
 export function lighterDependencies(): Plugin {
   const replaced = new Set<number>();
   let modemEdited = false;
+  let eagerWrappers = 0;
   return {
     name: "docklens:lighter-dependencies",
     buildStart() {
@@ -193,7 +220,13 @@ export function lighterDependencies(): Plugin {
     renderChunk(code, chunk) {
       // Declarations import types, which need no module at run time.
       if (/\.d\.[cm]?ts$/.test(chunk.fileName)) return null;
-      return withoutBuiltinNamespaces(code);
+      eagerWrappers += code.match(COMMONJS_WRAPPER)?.length ?? 0;
+      return withEagerCommonJs(withoutBuiltinNamespaces(code));
+    },
+    generateBundle() {
+      // dockerode and commander are CommonJS: a bundle without wrappers means they changed form.
+      if (!eagerWrappers) fail("no CommonJS wrapper was made eager");
+      eagerWrappers = 0;
     },
     buildEnd(error) {
       if (error) return;

@@ -65,6 +65,12 @@ export type {
   ListAllContainersResult,
   ListContainersResult,
 } from "./core/containers/containers.ts";
+// `/list/containers?watch=true`: a snapshot of each cluster's list, then its changes.
+export { watchContainers } from "./core/containers/container-watch.ts";
+export type {
+  ContainerWatchLine,
+  WatchContainersOptions,
+} from "./core/containers/container-watch.ts";
 export type {
   ContainerConfig,
   ContainerHealth,

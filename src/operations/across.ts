@@ -18,6 +18,7 @@ import {
   wantsSize,
 } from "./parts.ts";
 import { Streamed } from "./route.ts";
+import { containerWatch, WATCH_QUERY, WATCH_SCHEMAS } from "./watch.ts";
 
 const images = () => import("../core/objects/images.ts");
 const events = () => import("../core/clusters/events.ts");
@@ -30,9 +31,17 @@ export const ACROSS_OPERATIONS: Operation[] = [
       summary:
         "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
       schema: "AllContainerList",
+      schemas: WATCH_SCHEMAS,
       errors: ACROSS_ERRORS,
-      query: { cluster: CLUSTERS_QUERY, filter: filterQuery("containers"), size: SIZE_QUERY },
+      query: {
+        cluster: CLUSTERS_QUERY,
+        filter: filterQuery("containers"),
+        size: SIZE_QUERY,
+        watch: WATCH_QUERY,
+      },
+      ndjson: { when: "watch", schema: "ContainerWatchLine" },
       run: async (_, context) =>
+        (await containerWatch(context)) ??
         (await import("../core/containers/containers.ts")).listAllContainers(
           await containerListOptions(context),
         ),

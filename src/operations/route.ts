@@ -17,7 +17,14 @@ export interface RouteContext extends CoreOptions {
 
 /** A body sent as NDJSON, one object a line, as the items come (`follow`, `stream`, attach). */
 export class Streamed {
-  constructor(readonly items: AsyncGenerator<unknown>) {}
+  /**
+   * `compressed`: sent compressed when the client asks, each line flushed as it is written: for
+   * a stream of large lines (the watch's snapshots are whole lists).
+   */
+  constructor(
+    readonly items: AsyncGenerator<unknown>,
+    readonly compressed = false,
+  ) {}
 }
 
 /**

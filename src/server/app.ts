@@ -238,7 +238,7 @@ export function createApp(options: CreateAppOptions): App {
       );
       if (result instanceof Text) return sendText(event, result.body, result.contentType);
       return result instanceof Streamed
-        ? sendNdjson(event, result.items, signal, options.signal)
+        ? sendNdjson(event, result.items, signal, options.signal, result.compressed)
         : sendJson(event, result, 200);
     }),
   );

@@ -1,7 +1,15 @@
 // Content codings of response bodies: which one a request's Accept-Encoding asks for, and
 // compressing a body in it with Node's zlib, off the event loop (docs/http-interface.md,
 // "Compression").
-import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions } from "node:zlib";
+import {
+  brotliCompress,
+  constants,
+  createBrotliCompress,
+  createGzip,
+  gzip,
+  type BrotliOptions,
+  type ZlibOptions,
+} from "node:zlib";
 
 /** The content codings docklens compresses in, best first: brotli makes the smaller bodies. */
 const CODINGS = ["br", "gzip"] as const;
@@ -84,4 +92,17 @@ export function compress(bytes: Buffer, coding: Coding): Promise<Buffer> {
     if (coding === "br") brotliCompress(bytes, brotliOptions(bytes.length), done);
     else gzip(bytes, GZIP, done);
   });
+}
+
+/**
+ * A compressing stream in `coding` for a body that is written a line at a time, and how to push
+ * what was written so far to the client (a sync flush): each line reaches it when written.
+ */
+export function compressingStream(coding: Coding) {
+  if (coding === "br") {
+    const stream = createBrotliCompress(brotliOptions(0));
+    return { stream, flush: () => stream.flush(constants.BROTLI_OPERATION_FLUSH) };
+  }
+  const stream = createGzip(GZIP);
+  return { stream, flush: () => stream.flush(constants.Z_SYNC_FLUSH) };
 }

@@ -4,7 +4,14 @@ import { once } from "node:events";
 import { send, setResponseStatus, type H3Event } from "h3";
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
 import { toJsonText } from "../core/json.ts";
-import { compress, MIN_COMPRESSED_BYTES, negotiate, type Coding } from "./compress.ts";
+import type { Writable } from "node:stream";
+import {
+  compress,
+  compressingStream,
+  MIN_COMPRESSED_BYTES,
+  negotiate,
+  type Coding,
+} from "./compress.ts";
 
 /** A body's bytes, and each content coding of them, made when a request first asks for it. */
 export interface Encoded {
@@ -87,17 +94,24 @@ export async function sendNdjson(
   items: AsyncGenerator<unknown>,
   signal: AbortSignal,
   shutdown: AbortSignal | undefined,
+  compressed = false,
 ): Promise<void> {
   const { res } = event.node;
   // A browser's EventSource asks for Server-Sent Events: the same objects, one `data:` each.
   const sse = /\btext\/event-stream\b/.test(event.node.req.headers.accept ?? "");
   res.statusCode = 200;
   res.setHeader("Content-Type", sse ? "text/event-stream" : "application/x-ndjson");
+  const out = compressed ? compressedBody(event) : undefined;
   res.flushHeaders();
-  const end = () => res.end();
+  const body: Writable = out?.stream ?? res;
+  const end = () => body.end();
   // Writing after the end would raise an 'error' on the response: check before every write.
-  const write = (value: unknown) =>
-    !res.writableEnded && res.write(sse ? sseFrame(value) : `${toJsonText(value)}\n`);
+  const write = (value: unknown) => {
+    if (res.writableEnded || body.writableEnded || body.destroyed) return true;
+    const more = body.write(sse ? sseFrame(value) : `${toJsonText(value)}\n`);
+    out?.flush();
+    return more;
+  };
   const closing = () => {
     write({
       error: new DocklensError(
@@ -113,7 +127,7 @@ export async function sendNdjson(
   try {
     for await (const item of items) {
       if (res.writableEnded) break;
-      if (!write(item)) await once(res, "drain", { signal });
+      if (!write(item)) await once(body, "drain", { signal });
     }
   } catch (error) {
     if (!signal.aborted) write({ error: toErrorBody(error).error });
@@ -121,6 +135,24 @@ export async function sendNdjson(
     await items.return(undefined);
     end();
   }
+}
+
+/**
+ * The stream a compressed streamed body is written to, piped to the response, in the coding the
+ * request prefers (none: undefined); its headers set.
+ */
+function compressedBody(event: H3Event) {
+  const { res, req } = event.node;
+  res.setHeader("Vary", "Accept-Encoding");
+  const { coding } = negotiate(req.headers["accept-encoding"]);
+  if (!coding) return undefined;
+  res.setHeader("Content-Encoding", coding);
+  const out = compressingStream(coding);
+  out.stream.pipe(res);
+  // A client that left ends the response; the compressor goes with it.
+  res.on("close", () => out.stream.destroy());
+  out.stream.on("error", () => res.destroy());
+  return out;
 }
 
 /**

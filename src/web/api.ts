@@ -3,8 +3,7 @@
 // The token lives in sessionStorage (this tab, until it closes) and only ever goes out in the
 // Authorization header, never in a URL, where logs and history would keep it.
 import { shallowRef } from "vue";
-import { forgetClusters } from "./clusters.ts";
-import type { ErrorBody } from "./types.ts";
+import type { ContainerWatchLine, ErrorBody } from "./types.ts";
 
 const TOKEN_KEY = "docklens.token";
 
@@ -45,7 +44,6 @@ function readToken(): string {
 /** Keep `token` for this tab's session and load every view again with it. */
 export function setToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
-  forgetClusters();
   hasToken.value = true;
   tokenWanted.value = false;
   tokenGeneration.value++;
@@ -54,7 +52,6 @@ export function setToken(token: string): void {
 /** Forget the token: on a shared machine, before walking away. The next call asks again. */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
-  forgetClusters();
   hasToken.value = false;
   tokenNotice.value = "";
   tokenGeneration.value++;
@@ -119,27 +116,8 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
   throw new ApiError(code, message, response.status);
 }
 
-/** Reads started before their view asked (see {@link prefetchJson}), each taken once. */
-const early = new Map<string, { at: number; body: Promise<unknown> }>();
-/** A read started early serves a view that asks within this long; later it is stale. */
-const EARLY_MS = 10_000;
-
-/**
- * Start reading `path` now, for a view that will ask for it once its code has loaded: the
- * largest body (every container) then comes while the view's script does, not after it.
- */
-export function prefetchJson(path: string): void {
-  const pending = request(path, "application/json").then((response) => response.json());
-  // Its failure is the view's to show, when it takes it; until then it is no unhandled error.
-  pending.catch(() => undefined);
-  early.set(path, { at: performance.now(), body: pending });
-}
-
-/** GET a JSON body (the prefetched one, if a read of `path` was started early). */
+/** GET a JSON body. */
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const started = early.get(path);
-  early.delete(path);
-  if (started && performance.now() - started.at < EARLY_MS) return (await started.body) as T;
   return (await (await request(path, "application/json", signal)).json()) as T;
 }
 
@@ -171,6 +149,18 @@ export async function streamNdjson<T>(
   } finally {
     reader.releaseLock();
   }
+}
+
+/**
+ * Follow the fleet's containers (`/list/containers?watch=true`): each cluster's snapshot, then
+ * each change, a line at a time, as {@link streamNdjson} reads them.
+ */
+export function watchContainers(
+  onLine: (line: ContainerWatchLine | { error: ErrorBody }) => void,
+  signal: AbortSignal,
+  onOpen?: () => void,
+): Promise<void> {
+  return streamNdjson("/list/containers?watch=true", onLine, signal, onOpen);
 }
 
 /** A notice's text for any error. */

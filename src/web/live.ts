@@ -1,6 +1,6 @@
-// Keeping a view live from `/events` rather than from a timer: a container event of a cluster
-// re-reads that one cluster's list, once per burst of events (a compose up is dozens).
-import { onBeforeUnmount, shallowRef, watch, type Ref } from "vue";
+// Keeping a container's page live from `/events` rather than from a timer: its events re-read
+// it, once per burst. (The lists are pushed by the watch, src/web/fleet-watch.ts.)
+import { onBeforeUnmount, watch, type Ref } from "vue";
 import { describeError, streamNdjson, withQuery } from "./api.ts";
 import type { EventLine } from "./types.ts";
 
@@ -8,58 +8,6 @@ import type { EventLine } from "./types.ts";
 const DEBOUNCE_MS = 400;
 /** After the stream ends or fails, open it again after this long. */
 const RECONNECT_MS = 2000;
-
-/**
- * Follow the container events of every cluster and call `refresh(clusterId)` after each burst;
- * `resync()` when the stream was opened again (events in the gap are lost, so every list is
- * read once more). Stops when the calling component unmounts.
- */
-export function useContainerEvents(
-  refresh: (clusterId: number) => void,
-  resync: () => void,
-): { state: typeof state } {
-  const state = shallowRef<"connecting" | "live" | "retrying">("connecting");
-  const controller = new AbortController();
-  const timers = new Map<number, ReturnType<typeof setTimeout>>();
-  const soon = (clusterId: number) => {
-    clearTimeout(timers.get(clusterId));
-    timers.set(
-      clusterId,
-      setTimeout(() => {
-        timers.delete(clusterId);
-        refresh(clusterId);
-      }, DEBOUNCE_MS),
-    );
-  };
-  const onLine = (line: EventLine) => {
-    state.value = "live";
-    if (!line.cluster) return;
-    // Health probes run `exec` every few seconds: they change no list.
-    if (line.Type === "container" && !line.Action?.startsWith("exec_")) soon(line.cluster.id);
-    else if (line.status === "reconnected") soon(line.cluster.id);
-  };
-  async function run(first: boolean) {
-    while (!controller.signal.aborted) {
-      try {
-        if (!first) resync();
-        first = false;
-        state.value = "connecting";
-        await streamNdjson<EventLine>("/events?filter=type=container", onLine, controller.signal);
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        console.warn(`events: ${describeError(error)}`);
-      }
-      state.value = "retrying";
-      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
-    }
-  }
-  void run(true);
-  onBeforeUnmount(() => {
-    controller.abort();
-    for (const timer of timers.values()) clearTimeout(timer);
-  });
-  return { state };
-}
 
 /**
  * Follow one container's events (`/events` of its cluster, filtered to its name) and call

@@ -14,6 +14,7 @@ export type {
   ClusterRecord,
   ClusterRef,
   ContainerItem,
+  ContainerWatchLine,
   ErrorBody,
   ImageItem,
   InspectClusterResult,

@@ -231,3 +231,15 @@ describe("docker's habits", () => {
     expect(help).toMatch(/Podman/);
   });
 });
+
+describe("DEBUG=modem", () => {
+  it("logs each engine request on stderr, as dockerode's docker-modem does; unset, stderr stays empty", async () => {
+    const debug = await cli(["containers", "alpha", "--json", "--config", engines.configPath], {
+      env: { DEBUG: "modem" },
+    });
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toMatch(/ modem Sending: \{\n\s+path: '\/containers\/json\?/);
+    const quiet = await withConfig("containers", "alpha", "--json");
+    expect(quiet).toEqual({ code: 0, stdout: expect.stringMatching(/^\{/), stderr: "" });
+  });
+});

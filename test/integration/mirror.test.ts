@@ -1,6 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspectCluster } from "../../src/core/clusters/clusters.ts";
 import { listContainers } from "../../src/core/containers/containers.ts";
+import { listImages } from "../../src/core/objects/images.ts";
+import { listNetworks } from "../../src/core/objects/networks.ts";
+import { listVolumes } from "../../src/core/objects/volumes.ts";
 import { loadFleet, resolveCluster, type Fleet } from "../../src/core/engine/fleet.ts";
 import { mirrorState } from "../../src/core/hub/container-mirror.ts";
 import { docker, engines, writeConfig } from "./helpers.ts";
@@ -159,17 +163,28 @@ describe("the container mirror", () => {
     60_000,
   );
 
-  it("answers a hung engine's list with its error at once, asking the engine nothing more", async () => {
+  it("answers a hung engine's lists with its error at once, asking the engine nothing more", async () => {
     const hang = resolveCluster("hang", { fleet: live });
     await expect(listContainers("hang", { fleet: live })).rejects.toMatchObject({
       code: "ENGINE_TIMEOUT",
     });
     const calls = live.slot(hang).calls;
+    const timedOut = { code: "ENGINE_TIMEOUT" };
     for (let i = 0; i < 5; i++)
-      await expect(listContainers("hang", { fleet: live })).rejects.toMatchObject({
-        code: "ENGINE_TIMEOUT",
-      });
+      await expect(listContainers("hang", { fleet: live })).rejects.toMatchObject(timedOut);
+    // The lists the mirror does not serve too (filters, sizes, other objects, the cluster's facts).
+    const fleet = { fleet: live };
+    await expect(
+      listContainers("hang", { ...fleet, filters: { status: ["running"] } }),
+    ).rejects.toMatchObject(timedOut);
+    await expect(listContainers("hang", { ...fleet, size: true })).rejects.toMatchObject(timedOut);
+    await expect(listImages("hang", fleet)).rejects.toMatchObject(timedOut);
+    await expect(listVolumes("hang", fleet)).rejects.toMatchObject(timedOut);
+    await expect(listNetworks("hang", fleet)).rejects.toMatchObject(timedOut);
+    expect((await inspectCluster("hang", fleet)).error).toMatchObject(timedOut);
     expect(live.slot(hang).calls).toBe(calls);
+    const response = await fetch(`${server.url}/list/hang/images`);
+    expect(response.status).toBe(504);
   });
 
   it("serves 20 clients' lists from one engine list, and re-lists after the link to the engine drops", async () => {

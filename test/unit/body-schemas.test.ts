@@ -7,6 +7,8 @@ import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type {
   AttachLine,
+  ContainerWatchLine,
+  ErrorBody,
   ClusterError,
   ClusterRef,
   InspectClusterResult,
@@ -35,10 +37,11 @@ import type {
   ReadMergedLogsResult,
 } from "../../src/index.ts";
 import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
+import { WATCH_SCHEMAS } from "../../src/operations/watch.ts";
 import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
-type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS;
+type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS & typeof WATCH_SCHEMAS;
 /**
  * A schema's type without the `[x: string]: unknown` of an open object (other properties
  * allowed): the published interfaces name their fields and have none. A map's index signature
@@ -85,6 +88,7 @@ interface Published {
   MergedLogLines: ReadMergedLogsResult;
   MergedLogItem: MergedLogLine | LogStatusLine;
   AllStats: AllStatsResult;
+  ContainerWatchLine: ContainerWatchLine | { error: ErrorBody };
 }
 
 /**
@@ -130,6 +134,7 @@ describe("the body schemas and the published body types", () => {
       MergedLogLines: true,
       MergedLogItem: true,
       AllStats: true,
+      ContainerWatchLine: true,
     };
     const names = new Set([...Object.keys(checked), ...UNCHECKED]);
     for (const route of API_ROUTES) {

@@ -1,9 +1,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lighterDependencies, withoutBuiltinNamespaces } from "../../build/lighter-dependencies.ts";
+import {
+  lighterDependencies,
+  withEagerCommonJs,
+  withoutBuiltinNamespaces,
+} from "../../build/lighter-dependencies.ts";
 
 type Hook = (...args: unknown[]) => unknown;
+/** The default export of a module of this code, as Node imports it. */
+const defaultOf = async <T>(code: string): Promise<T> =>
+  ((await import(`data:text/javascript,${encodeURIComponent(code)}`)) as { default: T }).default;
 const hook = (plugin: object, name: string): Hook => {
   const value = (plugin as Record<string, Hook | { handler: Hook }>)[name]!;
   return typeof value === "function" ? value : value.handler;
@@ -72,10 +79,37 @@ describe("imports of Node built-ins in the bundle", () => {
 
   it("give the same module the import gave", async () => {
     const code = withoutBuiltinNamespaces('import{join as j}from"node:path";export default j;');
-    const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as {
-      default: (...parts: string[]) => string;
-    };
-    expect(module.default("a", "b")).toBe("a/b");
+    const join = await defaultOf<(...parts: string[]) => string>(code);
+    expect(join("a", "b")).toBe("a/b");
+  });
+});
+
+describe("CommonJS modules bundled in", () => {
+  it.each([
+    [
+      "var a = __commonJSMin(((exports, module) => {",
+      "var a = __commonJSMin((function (exports, module) {",
+    ],
+    ["var b = __commonJSMin(((exports) => {", "var b = __commonJSMin((function (exports) {"],
+    ["var c = __commonJSMin((() => {", "var c = __commonJSMin((function () {"],
+  ])("%s: a function V8 compiles with the chunk", (code, expected) => {
+    expect(withEagerCommonJs(code)).toBe(expected);
+  });
+
+  it("fail the build on a wrapper they cannot read", () => {
+    expect(() => withEagerCommonJs("var a = __commonJSMin(((e, t) => {")).toThrow(
+      "a CommonJS wrapper the build cannot read",
+    );
+  });
+
+  it("export what they exported", async () => {
+    const code = withEagerCommonJs(`const __commonJSMin = (cb, mod) => () =>
+      (mod || (cb((mod = { exports: {} }).exports, mod), cb = null), mod.exports);
+    var require_a = __commonJSMin(((exports, module) => {
+      module.exports = { self: this, args: arguments.length };
+    }));
+    export default require_a();`);
+    expect(await defaultOf(code)).toEqual({ self: undefined, args: 2 });
   });
 });
 

@@ -41,6 +41,14 @@ describe("familiarReference", () => {
   ])("gives back %s as it is", (_, reference) => {
     expect(familiarReference(reference)).toBe(reference);
   });
+
+  it("answers the same when asked again, past the thousand references it remembers", () => {
+    const references = Array.from({ length: 1500 }, (_, i) => `docker.io/library/app${i}:1`);
+    for (const round of [1, 2])
+      expect(references.map(familiarReference), `round ${round}`).toEqual(
+        references.map((_, i) => `app${i}:1`),
+      );
+  });
 });
 
 describe("comparableReference", () => {

@@ -73,16 +73,7 @@ export async function listContainers(
   const config = resolveCluster(cluster, options);
   // serve's lists without filters or sizes come from the cluster's live mirror (core/hub/).
   if (!options.size && !Object.keys(options.filters ?? {}).length) {
-    const mirrored = await readMirror(config, options, (entries) => {
-      const containers = entries.map(({ item, status, networkMode }) => {
-        const engineItem = { ...item, Status: status } as unknown as EngineContainerItem;
-        // As the engine's list reads it: the inspect body's mode only for a container with no network.
-        const unnamed =
-          !engineItem.HostConfig && !Object.keys(engineItem.NetworkSettings?.Networks ?? {}).length;
-        return toContainerItem(engineItem, unnamed ? networkMode : undefined);
-      });
-      return shareBody({ containers, running: containers.filter(isRunning) });
-    });
+    const mirrored = await listMirroredContainers(config, options);
     if (mirrored) return mirrored;
   }
   const { query, statuses } = filteredCall(options.filters);
@@ -104,6 +95,27 @@ export async function listContainers(
       ...(statuses ? { statuses } : {}),
     },
   );
+}
+
+/**
+ * A cluster's containers as {@link listContainers} lists them, from its live mirror (one body
+ * object until the mirror changes), or undefined when the fleet keeps no mirrors. A mirror that
+ * is not live throws its cluster's known error at once.
+ */
+export function listMirroredContainers(
+  config: ClusterConfig,
+  options: CoreOptions,
+): Promise<ListContainersResult | undefined> {
+  return readMirror(config, options, (entries) => {
+    const containers = entries.map(({ item, status, networkMode }) => {
+      const engineItem = { ...item, Status: status } as unknown as EngineContainerItem;
+      // As the engine's list reads it: the inspect body's mode only for a container with no network.
+      const unnamed =
+        !engineItem.HostConfig && !Object.keys(engineItem.NetworkSettings?.Networks ?? {}).length;
+      return toContainerItem(engineItem, unnamed ? networkMode : undefined);
+    });
+    return shareBody({ containers, running: containers.filter(isRunning) });
+  });
 }
 
 /** A container item of an across-cluster list: a cluster's item and the cluster it is in. */

@@ -13,7 +13,8 @@ import {
   type QueryInput,
 } from "../query.ts";
 import { DocklensError } from "../errors.ts";
-import type { CoreOptions } from "../engine/fleet.ts";
+import { fleetHubOptions, type CoreOptions } from "../engine/fleet.ts";
+import { followSharedLogs } from "./shared-logs.ts";
 
 /**
  * What to read of a container's logs
@@ -54,6 +55,8 @@ export interface ReadLogsResult {
 }
 
 const DEFAULT_TAIL = 100;
+/** What the engine stream serve's followers of a container share asks: new lines, with times. */
+const LIVE: LogsQuery = { tail: 0, stream: "both", timestamps: true, follow: true };
 /** A number of lines, or `all`. */
 export const TAIL = /^(\d{1,9}|all)$/;
 const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"] as const;
@@ -126,7 +129,8 @@ export async function readContainerLogs(
 
 /**
  * New lines as the container writes them, after the backlog `tail` selects, until the container
- * stops, `options.signal` aborts or the consumer stops; the engine stream is closed then.
+ * stops, `options.signal` aborts or the consumer stops; the engine stream is closed then. On a
+ * live fleet (serve), followers of one container share one engine stream (shared-logs.ts).
  * Unknown containers and unreachable engines fail here, before anything is streamed. Iterate
  * the lines to the end or abort `options.signal`: either closes the engine stream.
  * @example
@@ -142,6 +146,11 @@ export async function followContainerLogs(
 ): Promise<AsyncGenerator<OutputLine>> {
   const target = await findContainer(input, options);
   const query = { ...parseLogsQuery({}), ...options.query, follow: true };
+  // Serve's followers of a container share one engine stream; an `until` follow ends on its own.
+  if (fleetHubOptions(options.fleet).live && query.until === undefined)
+    return followSharedLogs(target, query, options, (docker, live, signal) =>
+      dialLogs(docker, target, live ? LIVE : { ...query, timestamps: true, follow: false }, signal),
+    );
   const chunks = await openEngineStream(
     target.cluster,
     (docker, signal) => dialLogs(docker, target, query, signal),

@@ -20,7 +20,7 @@ const versions = new WeakMap<EngineSlot, EngineVersion>();
  */
 export async function readEngineVersion(
   cluster: ClusterConfig,
-  options: CoreOptions,
+  options: CoreOptions & { probe?: boolean },
 ): Promise<EngineVersion> {
   const slot = options.fleet.slot(cluster);
   const known = versions.get(slot);

@@ -39,11 +39,14 @@ export interface CallEngineOptions extends CoreOptions {
   purpose?: EnginePurpose;
   /** This call's own time limit, in place of the cluster's `timeoutMs` (a slow `/system/df`). */
   timeoutMs?: number;
+  /** Asked even while the cluster is known down: the mirror's own reads, which find it back. */
+  probe?: boolean;
 }
 
 /**
  * Run one engine operation under the cluster's time limit, within its bound on calls in flight,
- * sharing identical reads, and translate whatever it throws into a DocklensError
+ * sharing identical reads (which fail at once while the cluster's mirror knows its engine down
+ * or hung: `EngineSlot.down`), and translate whatever it throws into a DocklensError
  * (docs/http-interface.md, "Time limits" and "Error codes"). `run` must pass `signal` on to
  * every dockerode call.
  */
@@ -74,6 +77,9 @@ export function callEngine<T>(
     }
   };
   if (!options.read) return call(options.signal);
+  // An engine the cluster's mirror knows down or hung answers at once with its error.
+  if (slot.down && !options.probe)
+    return Promise.reject(new DocklensError(slot.down.code, slot.down.message));
   return slot.reads.run(
     readKey(options.read),
     async (signal) => shareBody(await call(signal)),

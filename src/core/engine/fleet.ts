@@ -3,7 +3,7 @@ import type Dockerode from "dockerode";
 import type { ClusterConfig, DocklensConfig } from "../config/cluster-config.ts";
 import { loadConfig, type LoadConfigOptions } from "../config/config.ts";
 import { createEngineClient, type EngineClient, type EnginePurpose } from "./engine-client.ts";
-import { DocklensError, type ErrorCode } from "../errors.ts";
+import { DocklensError, type ErrorBody, type ErrorCode } from "../errors.ts";
 import { Coalescer, Limiter } from "../flow.ts";
 import { checkName } from "../names.ts";
 import type { ReadKey } from "./shared-reads.ts";
@@ -21,6 +21,11 @@ export interface EngineSlot {
   calls: number;
   /** Those that failed, by error code. */
   failures: Map<ErrorCode, number>;
+  /**
+   * The engine's error while the cluster's live mirror knows it down or hung (core/hub/): shared
+   * reads then fail at once with it rather than wait for the time limit again.
+   */
+  down?: ErrorBody;
 }
 
 /** How long a subscription outlives its last user by default: a page reloaded finds it open. */

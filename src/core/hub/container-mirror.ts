@@ -25,8 +25,9 @@ export interface MirroredContainer {
   networkMode?: string;
 }
 
-/** Container events that change nothing a list item shows. */
-const QUIET = /^(exec_|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
+/** Container events that change nothing a list item shows (Podman says `exec`, Docker `exec_start`). */
+const QUIET =
+  /^(exec(_|$)|attach$|top$|resize$|export$|copy$|archive-path$|extract-to-dir$|commit$)/;
 
 /** A full re-list this often while the mirror is held: what events cannot tell is mended. */
 const RESYNC_MS = 5 * 60_000;
@@ -43,6 +44,8 @@ interface Mirror {
   version: number;
   wording: StatusWording;
   waiters: Array<() => void>;
+  /** Told after each change (a re-read, a re-list, the engine lost): see {@link followMirror}. */
+  followers: Set<() => void>;
   dirty: Set<string>;
   reading: boolean;
   listing: boolean;
@@ -70,10 +73,7 @@ export async function readMirror<T>(
 ): Promise<T | undefined> {
   const { live, graceMs } = fleetHubOptions(options.fleet);
   if (!live) return undefined;
-  const slot = options.fleet.slot(cluster);
-  let mirror = mirrors.get(slot);
-  if (!mirror) mirrors.set(slot, (mirror = open(cluster, options, slot)));
-  hold(mirror, slot, graceMs);
+  const mirror = heldMirror(cluster, options, graceMs);
   if (mirror.status === "opening")
     await new Promise<void>((resolve) => mirror.waiters.push(resolve));
   if (mirror.status !== "live") {
@@ -102,14 +102,44 @@ export function mirrorState(
   return mirror && { status: mirror.status, containers: mirror.containers.size };
 }
 
+/**
+ * Call `changed` after each change of a cluster's mirror of a live fleet (containers re-read or
+ * re-listed, the engine lost): a watch reads the mirror then ({@link readMirror}). Opens the
+ * mirror, and holds it until `close`.
+ */
+export function followMirror(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  changed: () => void,
+): HubSubscription {
+  const { graceMs } = fleetHubOptions(options.fleet);
+  const mirror = heldMirror(cluster, options, graceMs);
+  mirror.followers.add(changed);
+  return {
+    close() {
+      if (mirror.followers.delete(changed)) mirror.lastUsed = Date.now();
+    },
+  };
+}
+
+function heldMirror(cluster: ClusterConfig, options: CoreOptions, graceMs: number): Mirror {
+  const slot = options.fleet.slot(cluster);
+  let mirror = mirrors.get(slot);
+  if (!mirror) mirrors.set(slot, (mirror = open(cluster, options, slot)));
+  hold(mirror, slot, graceMs);
+  return mirror;
+}
+
 /** Keep the mirror while it is read: it closes a grace period after the last read. */
 function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
   mirror.lastUsed = Date.now();
   if (mirror.lease) return;
   const check = () => {
     const idle = Date.now() - mirror.lastUsed;
-    if (idle < graceMs) {
-      mirror.lease = setTimeout(check, graceMs - idle).unref();
+    // Readers waiting for a slow first list, and followers, hold it too.
+    if (idle < graceMs || mirror.waiters.length || mirror.followers.size) {
+      const wait = mirror.followers.size ? Math.max(graceMs, 1000) : Math.max(graceMs - idle, 100);
+      mirror.lease = setTimeout(check, wait).unref();
       return;
     }
     mirror.lease = undefined;
@@ -117,6 +147,7 @@ function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
     clearTimeout(mirror.batch);
     mirror.subscription.close();
     mirrors.delete(slot);
+    slot.down = undefined;
     settle(mirror);
   };
   mirror.lease = setTimeout(check, Math.max(graceMs, 1)).unref();
@@ -130,6 +161,7 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     version: 0,
     wording: "docker",
     waiters: [],
+    followers: new Set(),
     dirty: new Set(),
     reading: false,
     listing: false,
@@ -140,8 +172,7 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     if (mirrors.get(slot) !== mirror) return;
     if (signal.kind === "up") void relist(cluster, fleet, mirror);
     else if (signal.kind === "down") {
-      mirror.status = "down";
-      mirror.error = signal.error;
+      markDown(mirror, slot, signal.error);
       settle(mirror);
     } else {
       const id = touchedContainer(signal.event);
@@ -151,9 +182,20 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
   return mirror;
 }
 
-/** Wake the readers waiting for the first list (or a failure). */
+/** Errors that say the engine is away or hung, not that it refused one call. */
+const AWAY = new Set(["ENGINE_TIMEOUT", "ENGINE_UNREACHABLE"]);
+
+/** The mirror is down with `error`; an engine away or hung fails the cluster's reads at once. */
+function markDown(mirror: Mirror, slot: EngineSlot, error: ErrorBody): void {
+  mirror.status = "down";
+  mirror.error = error;
+  if (AWAY.has(error.code)) slot.down = error;
+}
+
+/** Wake the readers waiting for the first list (or a failure), and tell the followers. */
 function settle(mirror: Mirror): void {
   for (const wake of mirror.waiters.splice(0)) wake();
+  for (const changed of [...mirror.followers]) changed();
 }
 
 /** The container an event touched, if it may change what its list item shows: the mirror re-reads it. */
@@ -195,6 +237,7 @@ async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
       else mirror.containers = new Map([[id, entry], ...mirror.containers]);
     }
     mirror.version++;
+    settle(mirror);
   } catch (error) {
     // What could not be re-read is re-listed whole.
     for (const id of ids) mirror.dirty.add(id);
@@ -212,7 +255,7 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   clearTimeout(mirror.resync);
   mirror.dirty.clear();
   try {
-    const version = await readEngineVersion(cluster, options);
+    const version = await readEngineVersion(cluster, { ...options, probe: true });
     const components = Array.isArray(version.Components) ? version.Components : [];
     mirror.wording = components.some((part: { Name?: unknown }) => part.Name === "Podman Engine")
       ? "podman"
@@ -227,6 +270,7 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
     mirror.version++;
     mirror.status = "live";
     mirror.error = undefined;
+    options.fleet.slot(cluster).down = undefined;
     mirror.resync = setTimeout(() => void relist(cluster, options, mirror), RESYNC_MS).unref();
   } catch (error) {
     mirror.listing = false;
@@ -244,9 +288,12 @@ function relistLater(
   mirror: Mirror,
   error: unknown,
 ): void {
-  mirror.status = "down";
   const known = (error as DocklensError).toJSON?.();
-  mirror.error = known ?? { code: "ENGINE_ERROR", message: String(error) };
+  markDown(
+    mirror,
+    options.fleet.slot(cluster),
+    known ?? { code: "ENGINE_ERROR", message: String(error) },
+  );
   settle(mirror);
   clearTimeout(mirror.resync);
   mirror.resync = setTimeout(() => void relist(cluster, options, mirror), jittered(1000)).unref();

@@ -14,7 +14,9 @@ import {
   type Page,
 } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { loadFleet, type Fleet } from "../../../src/core/engine/fleet.ts";
 import type { CreateAppOptions } from "../../../src/server/app.ts";
+import { engines } from "../helpers.ts";
 import { startServer, type TestServer } from "../server-helpers.ts";
 // Headless, as root, and nothing sent off the machine (background networking, updates, sync),
 // whose refused connections this machine's closed network would otherwise answer by the score;
@@ -96,13 +98,24 @@ export interface Dashboard {
 }
 
 /**
+ * A fleet as `docklens serve` keeps one (live: the page's lists are watched from its mirrors), of
+ * the tests' config unless told; a short grace period, so nothing is left watched after a file.
+ */
+export function liveFleet(configPath = engines.configPath): Promise<Fleet> {
+  return loadFleet({ configPath, live: true, graceMs: 1000 });
+}
+
+/**
  * The browser, the app on a loopback port (over the test config, or `options`, which may be
  * made once the engines are known) and a temp dir, for the tests of one file.
  */
 export function dashboardForFile(
   options: () => Promise<Partial<CreateAppOptions>> = async () => ({}),
 ): Dashboard {
-  return dashboardAt(async () => startServer({ log: false, ...(await options()) }));
+  return dashboardAt(async () => {
+    const given = await options();
+    return startServer({ log: false, ...given, fleet: given.fleet ?? (await liveFleet()) });
+  });
 }
 
 /** A served page, wherever it is served from: the app in-process, or `docklens serve` itself. */

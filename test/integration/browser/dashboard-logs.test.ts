@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFleet } from "../../../src/core/engine/fleet.ts";
 import { docker, engines } from "../helpers.ts";
-import { axeViolations, dashboardForFile, unique } from "./browser.ts";
+import { axeViolations, dashboardForFile, unique, liveFleet } from "./browser.ts";
 
 /**
  * The Logs view in Debian's Chromium against the suite's real engines: the merged, live logs of
@@ -21,7 +20,7 @@ const dash = dashboardForFile(async () => {
   const config = JSON.parse(await readFile(engines.configPath, "utf8")) as object;
   const configPath = join(configDir, "config.json");
   await writeFile(configPath, JSON.stringify({ ...config, maxSelection: BOUND }));
-  return { fleet: await loadFleet({ configPath }) };
+  return { fleet: await liveFleet(configPath) };
 });
 const open = dash.open;
 /** `DOCKLENS_SCREENSHOTS=docs` writes the README's screenshots of the view there too. */

@@ -2,9 +2,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { loadFleet } from "../../../src/core/engine/fleet.ts";
 import { docker, engines, writeConfig } from "../helpers.ts";
-import { dashboardForFile } from "./browser.ts";
+import { dashboardForFile, liveFleet } from "./browser.ts";
 
 /**
  * The dashboard of a server that wants a token: the prompt, a wrong token, the token sent on
@@ -19,7 +18,7 @@ const dash = dashboardForFile(async () => {
     ...config,
     tokens: [{ name: "bravo-only", sha256, clusters: ["bravo"] }],
   });
-  return { token: FULL, fleet: await loadFleet({ configPath: path }) };
+  return { token: FULL, fleet: await liveFleet(path) };
 });
 /** The only errors allowed: the browser's own log of the 401 answers that made the page ask. */
 const ASKED = /status of 401/;

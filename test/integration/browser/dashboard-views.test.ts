@@ -1,9 +1,15 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { loadFleet } from "../../../src/core/engine/fleet.ts";
 import { docker, engines } from "../helpers.ts";
 import { startServer } from "../server-helpers.ts";
-import { axeViolations, backgroundOf, dashboardForFile, openPage, unique } from "./browser.ts";
+import {
+  axeViolations,
+  backgroundOf,
+  dashboardForFile,
+  openPage,
+  unique,
+  liveFleet,
+} from "./browser.ts";
 
 /**
  * What a new user hit in the dashboard (issue 29, items 3, 7, 8 and 10 to 14): badge colours, a
@@ -138,7 +144,7 @@ describe("a Podman container without a health check", () => {
   it("has no Health box", async () => {
     const server = await startServer({
       log: false,
-      fleet: await loadFleet({ configPath: engines.podmanConfigPath }),
+      fleet: await liveFleet(engines.podmanConfigPath),
     });
     const watched = await openPage(dash.browser);
     try {

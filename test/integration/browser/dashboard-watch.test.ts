@@ -1,0 +1,101 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { docker, engines, writeConfig } from "../helpers.ts";
+import { axeViolations, dashboardForFile, liveFleet, unique } from "./browser.ts";
+
+/**
+ * The page drawn from the watch of every cluster's containers (issue 25 item 5, issue 29 defect
+ * 1): the containers table and the clusters view follow `docker run` and `docker stop` as they
+ * happen, and a first visit draws the engines that answered while a hung one is still asked.
+ */
+const HANG_MS = 6000;
+const dash = dashboardForFile(async () => {
+  const config = JSON.parse(await readFile(engines.configPath, "utf8"));
+  for (const cluster of config.clusters) if (cluster.name === "hang") cluster.timeoutMs = HANG_MS;
+  return { fleet: await liveFleet(await writeConfig("dashboard-watch.json", config)) };
+});
+/** The browser's own log of a dead (502) or hung (504) engine's answer to the clusters' facts. */
+const DOWN = /status of 50[24]/;
+
+describe("a first visit with a hung engine configured", () => {
+  it("draws the clusters that answered at once, the hung one asking, then down", async () => {
+    const page = await dash.open("#/", undefined, DOWN);
+    const state = (name: string) => page.locator(`[data-cluster-state="${name}"]`);
+    await expect.poll(() => state("alpha").textContent(), { timeout: HANG_MS - 2000 }).toBe("up");
+    expect(await state("hang").textContent()).toBe("asking…");
+    expect(await state("dead").textContent()).toBe("down");
+    // The overview counts what answered meanwhile.
+    expect(
+      Number(await page.locator('[data-figure="running"] strong').textContent()),
+    ).toBeGreaterThan(0);
+    await expect.poll(() => state("hang").textContent(), { timeout: 15_000 }).toBe("down");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+const row = (page: Page, name: string) =>
+  page.locator("tbody tr[data-key]", {
+    has: page.locator("td:nth-child(2)", { hasText: new RegExp(`^${name}$`) }),
+  });
+
+describe("live from the watch, at a phone's width and a desktop's, light and dark", () => {
+  it("the containers table and the clusters view follow docker run and docker stop", async () => {
+    for (const colorScheme of ["light", "dark"] as const)
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 800],
+      ] as const) {
+        const label = `${width} ${colorScheme}`;
+        const viewport = { width, height, colorScheme };
+        const table = await dash.open("#/containers?cluster=alpha", viewport, DOWN);
+        const clusters = await dash.open("#/", viewport, DOWN);
+        const count = clusters
+          .locator("tr", { has: clusters.locator('[data-cluster-state="alpha"]') })
+          .locator("td:nth-child(3)");
+        const counts = async () =>
+          /^(\d+) \/ (\d+)$/
+            .exec((await count.textContent()) ?? "")
+            ?.slice(1)
+            .map(Number);
+        await table.locator("p.count").waitFor({ timeout: 15_000 });
+        await expect.poll(counts, { timeout: 10_000 }).toHaveLength(2);
+        const [running, total] = (await counts())!;
+        const name = unique();
+        const reads: string[] = [];
+        table.on("request", (request) => reads.push(request.url()));
+        try {
+          await table.getByLabel("Search").fill(name);
+          await docker(
+            engines.hostA,
+            "run",
+            "-d",
+            "--name",
+            name,
+            "local/busybox:1",
+            "sleep",
+            "600",
+          );
+          const stateOf = () => row(table, name).locator("td.c-state").textContent();
+          await expect.poll(stateOf, { timeout: 10_000 }).toMatch(/running/);
+          await expect.poll(counts, { timeout: 10_000 }).toEqual([running! + 1, total! + 1]);
+          await docker(engines.hostA, "stop", "-t", "0", name);
+          await expect.poll(stateOf, { timeout: 10_000 }).toMatch(/exited/);
+          await expect.poll(counts, { timeout: 10_000 }).toEqual([running, total! + 1]);
+          expect(await axeViolations(table), label).toEqual([]);
+          expect(await axeViolations(clusters), label).toEqual([]);
+        } finally {
+          await docker(engines.hostA, "rm", "-f", name);
+        }
+        await expect.poll(() => row(table, name).count(), { timeout: 10_000 }).toBe(0);
+        await expect.poll(counts, { timeout: 10_000 }).toEqual([running, total]);
+        // Pushed: no list was read again for any of it.
+        expect(
+          reads.filter((url) => /\/list\//.test(url)),
+          label,
+        ).toEqual([]);
+        await table.close();
+        await clusters.close();
+      }
+  }, 180_000);
+});

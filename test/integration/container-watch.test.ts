@@ -1,0 +1,300 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { request } from "node:http";
+import { createBrotliDecompress, createGunzip } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { watchContainers } from "../../src/core/containers/container-watch.ts";
+import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
+import { docker, engines, writeConfig } from "./helpers.ts";
+import { startProxy, type LinkProxy } from "./proxy.ts";
+import { raw, startServer, type TestServer } from "./server-helpers.ts";
+
+/** `/list/containers?watch=true` (issue 25 item 5): a snapshot, then changes, pushed. */
+const LABEL = "docklens-test=watch";
+const ROOT = "watch-root-secret";
+const TEAM = "watch-team-secret";
+let server: TestServer;
+let proxy: LinkProxy;
+let fleet: Fleet;
+
+beforeAll(async () => {
+  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
+  const known = JSON.parse(await readFile(engines.configPath, "utf8")).clusters as Array<{
+    name: string;
+  }>;
+  const config = await writeConfig("container-watch.json", {
+    clusters: [
+      { name: "linked", host: "127.0.0.1", port: proxy.port },
+      ...known.filter((cluster) => cluster.name === "dead" || cluster.name === "hang"),
+    ],
+    tokens: [
+      {
+        name: "team",
+        sha256: createHash("sha256").update(TEAM).digest("hex"),
+        clusters: ["linked"],
+      },
+    ],
+  });
+  fleet = await loadFleet({ configPath: config, live: true, graceMs: 2000 });
+  server = await startServer({ log: false, fleet, token: ROOT });
+});
+afterAll(async () => {
+  await server?.close();
+  await proxy?.close().catch(() => undefined);
+  const ids = (await docker(engines.hostA, "ps", "-aq", "--filter", `label=${LABEL}`))
+    .split("\n")
+    .filter(Boolean);
+  if (ids.length) await docker(engines.hostA, "rm", "-f", ...ids);
+});
+
+const until = async (ok: () => boolean, ms = 10_000) => {
+  for (const end = Date.now() + ms; !ok() && Date.now() < end;)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  return ok();
+};
+const engineRequests = (pattern: RegExp) =>
+  proxy.requests.filter((line) => pattern.test(line)).length;
+
+/** A watcher that keeps every line it read (with when it came), until `leave`. */
+function watcher(path: string, token = ROOT) {
+  const lines: any[] = [];
+  const at: number[] = [];
+  let pending = "";
+  let status = 0;
+  let opened!: () => void;
+  const ready = new Promise<void>((resolve) => (opened = resolve));
+  const req = request(
+    { host: "127.0.0.1", port: server.port, path, headers: { authorization: `Bearer ${token}` } },
+    (res) => {
+      status = res.statusCode ?? 0;
+      opened();
+      res.on("data", (chunk: Buffer) => {
+        const parts = (pending + chunk.toString()).split("\n");
+        pending = parts.pop()!;
+        for (const line of parts.filter(Boolean)) {
+          lines.push(JSON.parse(line));
+          at.push(Date.now());
+        }
+      });
+    },
+  );
+  req.on("error", () => undefined);
+  req.end();
+  return { lines, at, ready, status: () => status, leave: () => req.destroy() };
+}
+
+/** A cluster's list as the watch's lines make it: the last snapshot, then each change applied. */
+function applied(lines: any[], cluster: string): Map<string, any> {
+  const list = new Map<string, any>();
+  for (const line of lines.filter((one) => one.cluster?.name === cluster)) {
+    if (line.type === "snapshot") {
+      list.clear();
+      for (const item of line.containers) list.set(item.Id, item);
+    } else if (line.type === "added" || line.type === "modified")
+      list.set(line.container.Id, line.container);
+    else if (line.type === "removed") list.delete(line.id);
+  }
+  return list;
+}
+
+const served = async (cluster: string) =>
+  (
+    await raw(server.port, `/list/${cluster}/containers`, {
+      headers: { authorization: `Bearer ${ROOT}` },
+    })
+  ).json.containers as any[];
+/** Items without their `Status` text, which moves with time between two reads. */
+const still = (items: Iterable<any>) =>
+  [...items]
+    .map(({ Status: _, ...item }) => item)
+    .sort((a, b) => String(a.Id).localeCompare(String(b.Id)));
+
+describe("GET /list/containers?watch=true", () => {
+  it("sends each cluster's snapshot, equal to its list and the engine's, then a start, stop and removal as changes", async () => {
+    const one = watcher("/list/containers?watch=true&cluster=linked");
+    await one.ready;
+    expect(one.status()).toBe(200);
+    expect(await until(() => one.lines.some((line) => line.type === "snapshot"))).toBe(true);
+    const snapshot = one.lines.find((line) => line.type === "snapshot");
+    expect(snapshot.cluster).toEqual({ id: 1, name: "linked" });
+    expect(still(snapshot.containers)).toEqual(still(await served("linked")));
+    const engineIds = (await docker(engines.hostA, "ps", "-aq", "--no-trunc")).split("\n");
+    expect(snapshot.containers.map((item: any) => item.Id).sort()).toEqual(
+      engineIds.filter(Boolean).sort(),
+    );
+
+    const id = await docker(
+      engines.hostA,
+      "run",
+      "-d",
+      "--label",
+      LABEL,
+      "local/busybox:1",
+      "sleep",
+      "300",
+    );
+    const state = () => applied(one.lines, "linked").get(id)?.State;
+    expect(await until(() => state() === "running")).toBe(true);
+    expect(one.lines.some((line) => line.type === "added" && line.container.Id === id)).toBe(true);
+    await docker(engines.hostA, "stop", "-t", "0", id);
+    expect(await until(() => state() === "exited")).toBe(true);
+    expect(
+      one.lines.some(
+        (line) =>
+          line.type === "modified" && line.container.Id === id && line.container.State === "exited",
+      ),
+    ).toBe(true);
+    await docker(engines.hostA, "rm", id);
+    expect(
+      await until(() => one.lines.some((line) => line.type === "removed" && line.id === id)),
+    ).toBe(true);
+    // The snapshot with every change applied is the list served now.
+    expect(still(applied(one.lines, "linked").values())).toEqual(still(await served("linked")));
+    // No snapshot again for a change: one line per container.
+    expect(one.lines.filter((line) => line.type === "snapshot")).toHaveLength(1);
+    one.leave();
+  });
+
+  it("says a hung and a dead cluster in-line, without holding up the cluster that answers", async () => {
+    const all = watcher("/list/containers?watch=true");
+    await all.ready;
+    const first = (name: string) => all.lines.find((line) => line.cluster?.name === name);
+    const firstIndex = (name: string, type: string) =>
+      all.lines.findIndex((line) => line.cluster?.name === name && line.type === type);
+    expect(
+      await until(() => firstIndex("hang", "down") >= 0 && firstIndex("dead", "down") >= 0),
+    ).toBe(true);
+    // The hung engine was said waiting at once, and the others' lines did not wait for it.
+    expect(first("hang")).toEqual({ type: "waiting", cluster: { id: 3, name: "hang" } });
+    expect(firstIndex("linked", "snapshot")).toBeLessThan(firstIndex("hang", "down"));
+    const down = all.lines[firstIndex("hang", "down")];
+    expect(down.error.code).toMatch(/ENGINE_(TIMEOUT|UNREACHABLE)/);
+    expect(all.lines[firstIndex("dead", "down")].error.code).toBe("ENGINE_UNREACHABLE");
+    all.leave();
+
+    // A watcher that comes once they are known down is told so in its first lines, at once.
+    const late = watcher("/list/containers?watch=true");
+    expect(await until(() => late.lines.length >= 3, 500)).toBe(true);
+    expect(
+      late.lines
+        .slice(0, 3)
+        .map((line) => `${line.cluster.name} ${line.type}`)
+        .sort(),
+    ).toEqual(["dead down", "hang down", "linked snapshot"]);
+    late.leave();
+  });
+
+  it("serves 20 watchers from one engine stream, with the engine requests of one watcher", async () => {
+    const churn = async () => {
+      const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+      await docker(engines.hostA, "rm", id);
+      return id;
+    };
+    const removed = (one: ReturnType<typeof watcher>, id: string) =>
+      one.lines.some((line) => line.type === "removed" && line.id === id);
+    const costOf = async (count: number) => {
+      const watchers = Array.from({ length: count }, () =>
+        watcher("/list/containers?watch=true&cluster=linked"),
+      );
+      await Promise.all(watchers.map((one) => one.ready));
+      expect(await until(() => watchers.every((one) => one.lines.length > 0))).toBe(true);
+      const streams = engineRequests(/\/events\b/);
+      const requests = proxy.requests.length;
+      const id = await churn();
+      expect(await until(() => watchers.every((one) => removed(one, id)))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const cost = {
+        requests: proxy.requests.length - requests,
+        streams: engineRequests(/\/events\b/) - streams,
+      };
+      for (const one of watchers) one.leave();
+      return cost;
+    };
+    const one = await costOf(1);
+    const twenty = await costOf(20);
+    expect(one.streams).toBe(0);
+    expect(twenty.streams).toBe(0);
+    // A create and a removal: the re-reads of what changed, once for all the watchers.
+    expect(twenty.requests).toBeLessThanOrEqual(one.requests + 2);
+    expect(twenty.requests).toBeLessThanOrEqual(8);
+    // One engine event stream opened in the whole file.
+    expect(engineRequests(/\/events\b/)).toBe(1);
+  });
+
+  it("shows a scoped token only its clusters", async () => {
+    const team = watcher("/list/containers?watch=true", TEAM);
+    await team.ready;
+    expect(team.status()).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(new Set(team.lines.map((line) => line.cluster.name))).toEqual(new Set(["linked"]));
+    team.leave();
+    const hidden = await raw(server.port, "/list/containers?watch=true&cluster=hang", {
+      headers: { authorization: `Bearer ${TEAM}` },
+    });
+    expect(hidden.status).toBe(404);
+    expect(hidden.json.error.code).toBe("CLUSTER_NOT_FOUND");
+  });
+
+  it("comes compressed when asked, each line flushed as it is written", async () => {
+    for (const coding of ["gzip", "br"] as const) {
+      const lines: any[] = [];
+      let encoding: string | undefined;
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: "/list/containers?watch=true&cluster=linked",
+          headers: { authorization: `Bearer ${ROOT}`, "accept-encoding": coding },
+        },
+        (res) => {
+          encoding = res.headers["content-encoding"];
+          const decoded = res.pipe(coding === "br" ? createBrotliDecompress() : createGunzip());
+          let pending = "";
+          decoded.on("data", (chunk: Buffer) => {
+            const parts = (pending + chunk.toString()).split("\n");
+            pending = parts.pop()!;
+            lines.push(...parts.filter(Boolean).map((line) => JSON.parse(line)));
+          });
+          decoded.on("error", () => undefined);
+        },
+      );
+      req.on("error", () => undefined);
+      req.end();
+      // The snapshot arrives whole while the stream stays open.
+      expect(await until(() => lines.some((line) => line.type === "snapshot"))).toBe(true);
+      expect(encoding).toBe(coding);
+      const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+      expect(
+        await until(() => lines.some((line) => line.type === "added" && line.container.Id === id)),
+      ).toBe(true);
+      await docker(engines.hostA, "rm", id);
+      req.destroy();
+    }
+  });
+
+  it("refuses filter and size with watch, as the list would not be the one watched", async () => {
+    for (const query of ["filter=status%3Drunning", "size=true"]) {
+      const response = await raw(server.port, `/list/containers?watch=true&${query}`, {
+        headers: { authorization: `Bearer ${ROOT}` },
+      });
+      expect(response.status).toBe(400);
+      expect(response.json.error.code).toBe("INVALID_QUERY");
+    }
+  });
+
+  it("ends a watcher that does not read, once it is its bound behind, with CLIENT_TOO_SLOW", async () => {
+    const lines = await watchContainers({ fleet, clusters: ["linked"], maxBacklog: { items: 2 } });
+    // Not read: the snapshot and the changes queue up.
+    const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+    await docker(engines.hostA, "rm", id);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const read: any[] = [];
+    await expect(
+      (async () => {
+        for await (const line of lines) read.push(line);
+      })(),
+    ).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
+    expect(read.length).toBe(2);
+    expect(read[0].type).toBe("snapshot");
+  });
+});
