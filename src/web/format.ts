@@ -43,9 +43,10 @@ export function formatPorts(ports: ContainerItem["Ports"] | null | undefined): s
   return [...seen].join(", ");
 }
 
-/** `3 minutes ago` for an ISO time. */
-export function timeAgo(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+/** `3 minutes ago` for an ISO time (or milliseconds since the epoch). */
+export function timeAgo(iso: string | number, now = Date.now()): string {
+  const at = typeof iso === "number" ? iso : Date.parse(iso);
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
   const units: Array<[string, number]> = [
     ["day", 86400],
     ["hour", 3600],
@@ -98,19 +99,6 @@ export function humanSize(value: number | undefined, precision = 3): string {
     unit++;
   }
   return `${goG(size, precision)}${units[unit]}`;
-}
-
-/** Bytes as `1.5 MiB`. */
-export function bytes(value: number | undefined): string {
-  if (value === undefined || !Number.isFinite(value)) return "";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let size = value;
-  let unit = 0;
-  while (size >= 1024 && unit < units.length - 1) {
-    size /= 1024;
-    unit++;
-  }
-  return `${unit ? size.toFixed(1) : size} ${units[unit]}`;
 }
 
 /** A short id: 12 hex digits, without `sha256:`. */

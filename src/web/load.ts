@@ -35,3 +35,19 @@ export function useLoad<T>(read: (signal: AbortSignal) => Promise<T>, source?: W
   onBeforeUnmount(() => controller?.abort());
   return { data, error, loading, reload };
 }
+
+/**
+ * Call `reload` every `ms` while the tab is shown, and at once when it is shown again: a view
+ * kept live by reading again, where no stream says what changed. Stops when the view goes away.
+ */
+export function usePoll(reload: () => unknown, ms: number): void {
+  const tick = () => {
+    if (document.visibilityState === "visible") void reload();
+  };
+  const timer = setInterval(tick, ms);
+  document.addEventListener("visibilitychange", tick);
+  onBeforeUnmount(() => {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", tick);
+  });
+}

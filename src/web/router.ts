@@ -75,6 +75,12 @@ const routes: RouteRecordRaw[] = [
     component: () => import("./views/DiskUsageView.vue"),
     meta: { title: "Disk usage" },
   },
+  {
+    path: "/alerts",
+    name: "alerts",
+    component: () => import("./views/AlertsView.vue"),
+    meta: { title: "Alerts" },
+  },
   { path: "/:rest(.*)*", redirect: "/" },
 ];
 

@@ -1,7 +1,8 @@
 // The pure parts of the dashboard's operator views (src/web): docker's units, the selection sent
-// to /logs and /stats, and the Logs view's rows.
+// to /logs and /stats, the Logs view's rows and the Alerts view's.
 import { describe, expect, it } from "vitest";
 import * as cli from "../../src/cli/render/format.ts";
+import { alertLink, alertRows, duration } from "../../src/web/alerts.ts";
 import {
   appendBounded,
   clockTime,
@@ -17,6 +18,7 @@ import {
   serverSelection,
 } from "../../src/web/selection.ts";
 import { bytesSize, humanSize } from "../../src/web/sizes.ts";
+import type { AlertItem } from "../../src/web/types.ts";
 
 describe("the page's sizes", () => {
   it.each([
@@ -135,5 +137,83 @@ describe("the Logs view's rows", () => {
   it("shows the time as the page's clock, to the millisecond", () => {
     expect(clockTime("2026-11-25T01:02:03.456Z")).toMatch(/^\d\d:02:03\.456$/);
     expect([clockTime(""), clockTime("not a time")]).toEqual(["", ""]);
+  });
+});
+
+describe("the Alerts view's rows", () => {
+  const now = Date.parse("2026-11-26T12:00:00Z");
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+  const alpha = { id: 1, name: "alpha" };
+  const alert = (id: string, more: Partial<AlertItem>): AlertItem => ({
+    id,
+    rule: "crashed",
+    when: "exited",
+    state: "firing",
+    cluster: alpha,
+    container: { id: `c${id}`, name: `n${id}` },
+    cause: "exited with code 3",
+    startsAt: at(1),
+    link: "",
+    ...more,
+  });
+
+  it("puts firing first, newest first in each state (a resolved one by when it ended)", () => {
+    const rows = alertRows(
+      [
+        alert("old-resolved", { state: "resolved", startsAt: at(5), endsAt: at(4) }),
+        alert("old-firing", { startsAt: at(30) }),
+        alert("late-resolved", { state: "resolved", startsAt: at(60), endsAt: at(2) }),
+        alert("new-firing", { startsAt: at(3) }),
+      ],
+      now,
+    );
+    expect(rows.map((row) => row.id)).toEqual([
+      "new-firing",
+      "old-firing",
+      "late-resolved",
+      "old-resolved",
+    ]);
+    expect(rows[0]).toMatchObject({ startedText: "3 minutes ago", endedText: "", lasted: "" });
+    expect(rows[2]).toMatchObject({
+      startedText: "1 hour ago",
+      endedText: "2 minutes ago",
+      lasted: "58 minutes",
+    });
+  });
+
+  it.each([
+    [{}, { name: "container", params: { cluster: "alpha", name: "n1" } }],
+    [{ when: "drift", cluster: null, container: null }, { name: "drift" }],
+    [{ when: "engine-down", container: null }, { name: "clusters" }],
+    [
+      { when: "missing", container: null },
+      { name: "containers", query: { cluster: "alpha" } },
+    ],
+    [{ when: "missing", cluster: null, container: null }, undefined],
+  ] as const)("links %j to %j", (more, link) => {
+    expect(alertLink(alert("1", more as Partial<AlertItem>))).toEqual(link);
+  });
+
+  it.each([
+    [{ value: 3 }, "exited with code 3"],
+    [{ cause: "CPU over 80% for 1m", value: "93.5%" }, "CPU over 80% for 1m (93.5%)"],
+    [{ cause: "a line" }, "a line"],
+  ] as const)("words the cause of %j as %s", (more, cause) => {
+    expect(alertRows([alert("1", more)], now)[0]!.cause).toBe(cause);
+  });
+
+  it("says how long a time span is in its largest unit", () => {
+    expect(duration(0, 400)).toBe("under a second");
+    expect(duration(0, 45_000)).toBe("45 seconds");
+    expect(duration(0, 61_000)).toBe("1 minute");
+    expect(duration(0, 2 * 86_400_000)).toBe("2 days");
+  });
+
+  it("leaves out a time the server did not send, and sorts it last", () => {
+    const rows = alertRows([alert("none", { startsAt: "" }), alert("one", {})], now);
+    expect(rows.map((row) => [row.id, row.startedText])).toEqual([
+      ["one", "1 minute ago"],
+      ["none", ""],
+    ]);
   });
 });

@@ -98,10 +98,6 @@ export interface Dashboard {
 }
 
 /**
- * The browser, the app on a loopback port (over the test config, or `options`, which may be
- * made once the engines are known) and a temp dir, for the tests of one file.
- */
-/**
  * A fleet as `docklens serve` keeps one (live: the page's lists are watched from its mirrors), of
  * the tests' config unless told; a short grace period, so nothing is left watched after a file.
  */
@@ -109,17 +105,31 @@ export function liveFleet(configPath = engines.configPath): Promise<Fleet> {
   return loadFleet({ configPath, live: true, graceMs: 1000 });
 }
 
+/**
+ * The browser, the app on a loopback port (over the test config, or `options`, which may be
+ * made once the engines are known) and a temp dir, for the tests of one file.
+ */
 export function dashboardForFile(
   options: () => Promise<Partial<CreateAppOptions>> = async () => ({}),
 ): Dashboard {
+  return dashboardAt(async () => {
+    const given = await options();
+    return startServer({ log: false, ...given, fleet: given.fleet ?? (await liveFleet()) });
+  });
+}
+
+/** A served page, wherever it is served from: the app in-process, or `docklens serve` itself. */
+export type Served = Pick<TestServer, "url" | "port" | "close">;
+
+/** As {@link dashboardForFile}, for the page that `start` serves (and closes after the file). */
+export function dashboardAt(start: () => Promise<Served>): Dashboard {
   const chrome = browserForFile();
-  let server: TestServer | undefined;
+  let server: Served | undefined;
   let shots = "";
   // Every page a test opened, each closed and checked after it.
   let opened: Array<{ watched: WatchedPage; allowed: RegExp | undefined }> = [];
   beforeAll(async () => {
-    const given = await options();
-    server = await startServer({ log: false, ...given, fleet: given.fleet ?? (await liveFleet()) });
+    server = await start();
     shots = await mkdtemp(join(tmpdir(), "docklens-dash-"));
   });
   afterAll(async () => {

@@ -26,10 +26,13 @@ describe("a container's page", () => {
     expect(await page.locator("table.kv", { hasText: "Labels" }).textContent()).toMatch(
       /app\s*web/,
     );
-    // Stats come live; the processes of the ticker are listed.
-    await expect
-      .poll(() => page.getByRole("region", { name: "Stats" }).textContent(), { timeout: 10_000 })
-      .toMatch(/CPU\s*\d+\.\d %/);
+    // Stats come live, in docker stats' units as the Stats view's (memory binary, I/O
+    // decimal); the processes of the ticker are listed.
+    const stats = page.getByRole("region", { name: "Stats" });
+    await expect.poll(() => stats.textContent(), { timeout: 10_000 }).toMatch(/CPU\s*\d+\.\d\d%/);
+    expect(await stats.textContent()).toMatch(
+      /Memory\s*[\d.]+(B|KiB|MiB|GiB) of [\d.]+(B|KiB|MiB|GiB) \(\d+\.\d\d%\)\s*Network in\s*[\d.]+(B|kB|MB|GB)Network out/,
+    );
     await expect
       .poll(() => page.getByRole("region", { name: "Processes" }).textContent())
       .toContain("sleep");

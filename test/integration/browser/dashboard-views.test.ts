@@ -224,6 +224,20 @@ describe("the lists", () => {
     const status = page.locator("tbody tr[data-key]", { hasText: "sick" }).locator("td.c-status");
     await status.waitFor();
     expect(await status.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+    // Whatever the time: docker's long statuses, as the containers' ages make them, fit too.
+    const fits = await status.evaluate((cell: any) => {
+      const style = (globalThis as any).getComputedStyle(cell);
+      const canvas = (globalThis as any).document.createElement("canvas").getContext("2d");
+      canvas.font = `${style.fontSize} ${style.fontFamily}`;
+      const room =
+        cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return [
+        "Up About a minute (unhealthy)",
+        "Up About a minute (health: starting)",
+        "Exited (137) About a minute ago",
+      ].map((text) => [text, canvas.measureText(text).width <= room]);
+    });
+    expect(fits).toEqual(fits.map(([text]) => [text, true]));
     const search = page.getByTestId("search");
     const [room, needed] = await search.evaluate((input: any) => {
       const style = (globalThis as any).getComputedStyle(input);
@@ -243,5 +257,60 @@ describe("the lists", () => {
     await page.goto(`${dash.url}/#/cluster/alpha/volumes`);
     const volume = page.locator("main tbody tr", { hasText: "plain" });
     await expect.poll(() => volume.locator("td").nth(3).textContent()).toMatch(/ ago$/);
+  });
+
+  it("sorts images by their size and time, volumes by their time, not by those words", async () => {
+    const page = await open("#/cluster/alpha/images");
+    const table = page.locator("main table.data");
+    await table.locator("tbody tr").first().waitFor();
+    const column = (n: number) =>
+      table
+        .locator(`tbody td:nth-child(${n})`)
+        .evaluateAll((cells) => cells.map((cell: any) => String(cell.textContent).trim()));
+    const bytes = (text: string) => {
+      const [, number, unit] = /^([\d.]+)(B|kB|MB|GB)$/.exec(text)!;
+      return Number(number) * { B: 1, kB: 1e3, MB: 1e6, GB: 1e9 }[unit as "B"];
+    };
+    const ordered = (values: number[], sign: 1 | -1) =>
+      values.every((value, i) => i === 0 || (value - values[i - 1]!) * sign >= 0);
+    // docker's own times, by the short id the table shows, and by volume name.
+    const imageTimes = new Map(
+      (await docker(engines.hostA, "images", "--format", "{{.ID}} {{.CreatedAt}}"))
+        .split("\n")
+        .map((line) => [line.slice(0, 12), Date.parse(line.slice(13).replace(/ [A-Z]+$/, ""))]),
+    );
+    const sizeButton = table.getByRole("button", { name: "Size", exact: true });
+    const createdButton = table.getByRole("button", { name: "Created", exact: true });
+    // The busybox image (1.98MB) and the suite's tiny ones (tens of bytes): `1.98MB` sorts
+    // before `43B` as words.
+    await sizeButton.click();
+    const sizes = (await column(4)).map(bytes);
+    expect(sizes.length).toBeGreaterThan(2);
+    expect(ordered(sizes, 1), String(await column(4))).toBe(true);
+    await sizeButton.click();
+    expect(ordered((await column(4)).map(bytes), -1)).toBe(true);
+    await createdButton.click();
+    const created = (await column(2)).map((id) => imageTimes.get(id)!);
+    expect(ordered(created, 1), String(await column(2))).toBe(true);
+
+    await page.goto(`${dash.url}/#/cluster/alpha/volumes`);
+    await table.locator("tbody tr").first().waitFor();
+    const names = (await docker(engines.hostA, "volume", "ls", "-q")).split("\n");
+    const volumeTimes = new Map(
+      (await docker(engines.hostA, "volume", "inspect", "-f", "{{.Name}} {{.CreatedAt}}", ...names))
+        .split("\n")
+        .map((line) => [line.split(" ")[0]!, Date.parse(line.split(" ")[1]!)]),
+    );
+    await createdButton.click();
+    const volumes = (await column(1)).map((name) => volumeTimes.get(name)!);
+    expect(volumes.length).toBeGreaterThan(1);
+    expect(ordered(volumes, 1), String(await column(1))).toBe(true);
+    await createdButton.click();
+    expect(
+      ordered(
+        (await column(1)).map((name) => volumeTimes.get(name)!),
+        -1,
+      ),
+    ).toBe(true);
   });
 });
