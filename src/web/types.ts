@@ -59,29 +59,5 @@ export interface EventLine {
   error?: ErrorBody;
 }
 
-/**
- * An alert of `GET /alerts` (issue 28): firing, or resolved a short while ago. Declared here
- * until the core exports its own declaration of the body.
- */
-export interface AlertItem {
-  id: string;
-  /** The rule's name in the config. */
-  rule: string;
-  /** The rule's trigger: `exited`, `unhealthy`, `log`, `cpu`, `engine-down`, `drift`, … */
-  when: string;
-  state: "firing" | "resolved";
-  cluster: { id: number; name: string } | null;
-  container: { id: string; name: string } | null;
-  /** What made it fire, in words: an exit code, the matching line, the value. */
-  cause: string;
-  value?: number | string;
-  startsAt: string;
-  endsAt?: string;
-  /** The page's view of what it is about. */
-  link: string;
-}
-
-/** `/alerts`: the firing and recently resolved alerts the token may see. */
-export interface AlertsBody {
-  alerts: AlertItem[];
-}
+/** An alert of `GET /alerts`, and the body: firing, or resolved a short while ago. */
+export type { Alert as AlertItem, ListAlertsResult as AlertsBody } from "../index.ts";
