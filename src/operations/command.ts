@@ -4,6 +4,7 @@ import type { ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import type { ErrorBody } from "../core/errors.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
+import type { InputDecl, InputOf } from "./input.ts";
 
 /** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */
 export interface CommandOptions {
@@ -30,6 +31,11 @@ export interface OptionSpec {
    * throws is a usage error of the option (main.ts tells commander so).
    */
   parse?(this: void, value: string, previous: unknown): unknown;
+  /**
+   * The field of the operation's input (input.ts) the option's value fills: it is decoded by
+   * the field's rules, and an error about the field names this flag.
+   */
+  field?: string;
 }
 
 // The functions of an entry are declared as methods: their parameters are then compared both
@@ -69,7 +75,12 @@ export type View<R> = { print(this: void, result: R, colors: ChalkInstance): str
  * A command: its words, help, arguments and options, then either the core call it makes and the
  * view that prints its result, or (serve, token hash) an action of its own.
  */
-export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
+export interface CommandSpec<
+  O extends CommandOptions,
+  R,
+  A extends unknown[],
+  I = InputOf<InputDecl>,
+> {
   /** Words from the top: `["detail", "container"]`. */
   name: string[];
   description: string;
@@ -80,6 +91,8 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
   bare?: boolean;
   /** Lines of the help's "Examples:": the command, then what it does. */
   examples: Array<[command: string, what?: string]>;
+  /** The operation's input: the options that name a field of it are decoded into it (`call`'s `input`). */
+  input?: InputDecl;
   /** A usage error found in the arguments alone (exit 2), before anything loads. */
   check?(this: void, args: A, options: O): string | undefined;
   /**
@@ -91,6 +104,7 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
     args: A,
     options: O,
     coreOptions: CoreOptions,
+    input: I,
   ): Promise<R | AsyncGenerator<R>> | R;
   /**
    * The view gets the data as it came: it prints a container's output as it comes (logs,
