@@ -4,7 +4,7 @@ import type { ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import type { ErrorBody } from "../core/errors.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
-import type { InputDecl, InputOf } from "./input.ts";
+import type { InputDecl } from "./input.ts";
 
 /** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */
 export interface CommandOptions {
@@ -79,7 +79,7 @@ export interface CommandSpec<
   O extends CommandOptions,
   R,
   A extends unknown[],
-  I = InputOf<InputDecl>,
+  I = Readonly<Record<string, unknown>>,
 > {
   /** Words from the top: `["detail", "container"]`. */
   name: string[];

@@ -39,8 +39,10 @@ type ValueOf<F extends FieldDecl> = F extends { kind: "filter" }
               ? V[]
               : string;
 
-/** The decoded input of `D`: each field it was given, as its kind's value. */
-export type InputOf<D extends InputDecl> = { -readonly [K in keyof D]?: ValueOf<D[K]> };
+/** The decoded input of `D`: each field it was given, as its kind's value (of any input, unknown). */
+export type InputOf<D extends InputDecl> = string extends keyof D
+  ? Readonly<Record<string, unknown>>
+  : { -readonly [K in keyof D]?: ValueOf<D[K]> };
 
 /**
  * An input as a face hands it over: a query string's values, a command's parsed options (a

@@ -6,7 +6,7 @@ import type { InputDecl, InputOf } from "./input.ts";
 import type { Schema } from "./schema.ts";
 
 /** What a route handler gets besides its path parameters: its input, decoded (input.ts). */
-export interface RouteContext<I = InputOf<InputDecl>> extends CoreOptions {
+export interface RouteContext<I = Readonly<Record<string, unknown>>> extends CoreOptions {
   showSecrets: boolean;
   input: I;
 }
