@@ -5,7 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
 import { toJsonText } from "../core/json.ts";
-import type { AnyCommandSpec, CommandOptions, Render } from "../operations/command.ts";
+import type { AnyCommandSpec, CommandOptions } from "../operations/command.ts";
+import { viewOf, type Render } from "./views.ts";
 
 /**
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
@@ -77,13 +78,14 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   try {
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
-    const view = render && spec.view!(render, options);
+    const { view: viewFor, raw } = viewOf(spec);
+    const view = render && viewFor(render, options);
     const colors = render?.createColors();
     // Views print engine data with its control characters escaped, but for a container's own
     // output (`raw`: logs, attach), as docker's do.
     const text = (item: unknown, whole: boolean) =>
       view
-        ? view(spec.raw ? item : render.escapeStrings(item), colors!)
+        ? view(raw ? item : render.escapeStrings(item), colors!)
         : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
     const warn = (item: unknown) =>
       view &&

@@ -125,17 +125,6 @@ export const ACROSS_OPERATIONS: Operation[] = [
           oneCluster: clusters.length === 1,
         };
       },
-      view: (render, options) => (result, colors) =>
-        options.group
-          ? render.projectsTable(result.containers, colors)
-          : render.psTable("shown" in result ? result.shown : result.containers, colors, {
-              full: !options.trunc,
-              ...(options.quiet ? { quiet: true } : {}),
-              ...("oneCluster" in result && result.oneCluster ? { oneCluster: true } : {}),
-              ...("newest" in result ? { newest: true } : {}),
-              ...(options.format ? { format: options.format } : {}),
-              ...(options.size ? { size: true } : {}),
-            }),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
@@ -179,17 +168,6 @@ export const ACROSS_OPERATIONS: Operation[] = [
           ? listImages(clusters[0]!, { ...coreOptions, filters })
           : listAllImages({ ...coreOptions, clusters, filters });
       },
-      view: (render, options) => (result, colors) =>
-        render.imagesTable(
-          result.images,
-          colors,
-          // docker images -q prints {{.ID}} a row; across clusters each says its cluster.
-          options.quiet
-            ? "errors" in result
-              ? "{{.Cluster}}/{{.ID}}"
-              : "{{.ID}}"
-            : options.format,
-        ),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
@@ -248,7 +226,6 @@ export const ACROSS_OPERATIONS: Operation[] = [
           // Every engine away: exit 1 once each failed within its time limit, as ps does.
           failWhenAllDown: true,
         }),
-      view: (render) => render.eventLine,
       // An engine's status line is no event: on stderr, where ps says which clusters failed.
       hooks: () => ({ aside: (item) => !("Type" in item) }),
     }),
@@ -281,7 +258,6 @@ export const ACROSS_OPERATIONS: Operation[] = [
       ],
       call: async ([clusters], _, coreOptions) =>
         (await import("../core/objects/drift.ts")).listDrift({ ...coreOptions, clusters }),
-      view: (render) => render.driftView,
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },

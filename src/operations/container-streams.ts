@@ -30,17 +30,10 @@ import {
 } from "./selection-flags.ts";
 
 /** What `docklens logs` prints: one container's lines, or a selection's (and its status lines). */
-type LogsResult =
+export type LogsResult =
   ReadLogsResult | OutputLine | ReadMergedLogsResult | MergedLogLine | LogStatusLine;
 /** What `docklens stats` prints: one container's sample, or a round of a selection's. */
-type StatsResult = StatsSample | AllStatsResult;
-
-/** A selection's lines and bodies carry their cluster, or (a body) its errors. */
-function isSelectionLogs(
-  result: LogsResult,
-): result is ReadMergedLogsResult | MergedLogLine | LogStatusLine {
-  return "cluster" in result || "errors" in result;
-}
+export type StatsResult = StatsSample | AllStatsResult;
 
 const logs = () => import("../core/containers/logs.ts");
 const stats = () => import("../core/containers/stats.ts");
@@ -68,8 +61,6 @@ export const attach: Operation = {
     examples: [["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]],
     call: async (args, _, coreOptions) =>
       (await import("../core/containers/attach.ts")).attachContainer(itemArgs(args), coreOptions),
-    raw: true,
-    view: (render) => render.outputLine,
   }),
 };
 
@@ -134,7 +125,6 @@ export const processes: Operation = {
         psArgs: input.ps_args,
         ...(options.showSecrets ? { showSecrets: true } : {}),
       }),
-    view: (render) => render.processesTable,
   }),
 };
 
@@ -226,13 +216,6 @@ export const containerLogs: Operation = {
         ? followContainerLogs(ref, { ...coreOptions, query })
         : readContainerLogs(ref, { ...coreOptions, query });
     },
-    raw: true,
-    view: (render, options) => {
-      const merged = render.createMergedLogsView(Boolean(options.timestamps));
-      // A selection's lines and bodies carry their cluster, or (a body) its errors.
-      return (result: LogsResult, colors) =>
-        isSelectionLogs(result) ? merged(result, colors) : render.logsView(result, colors);
-    },
     hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),
 };
@@ -299,12 +282,6 @@ export const containerStats: Operation = {
       return input.stream
         ? streamContainerStats(ref, coreOptions)
         : readContainerStats(ref, coreOptions);
-    },
-    view: (render, options) => {
-      const one = render.createStatsView(Boolean(options.stream));
-      const all = render.createAllStatsView(options.stream !== false);
-      return (result: StatsResult, colors) =>
-        "stats" in result ? all(result, colors) : one(result, colors);
     },
     hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),

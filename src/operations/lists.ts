@@ -33,7 +33,7 @@ const volumes = clusterList(
 );
 
 /** The body of `clusters`, and for its table the number of unhealthy containers by cluster id. */
-type ClustersTable = ListClustersResult & { unhealthy?: Map<number, number> };
+export type ClustersTable = ListClustersResult & { unhealthy?: Map<number, number> };
 
 /** The lists of one cluster, and `clusters`, in the order of the route table. */
 export const LIST_OPERATIONS: Operation[] = [
@@ -74,8 +74,6 @@ export const LIST_OPERATIONS: Operation[] = [
           unhealthy.set(cluster.id, (unhealthy.get(cluster.id) ?? 0) + 1);
         return { ...body, unhealthy };
       },
-      view: (render) => (result, colors) =>
-        render.clustersTable(result.clusters, colors, result.unhealthy),
       // Each record of a failed engine says why: the rule of every command across clusters.
       hooks: () =>
         acrossHooks([], (result: ClustersTable) =>
@@ -127,11 +125,6 @@ export const LIST_OPERATIONS: Operation[] = [
           filters: input.filter,
           size: wantsSize(options),
         }),
-      view: (render, options) => (result, colors) =>
-        render.containersTable(options.running ? result.running : result.containers, colors, {
-          ...(options.format === undefined ? {} : { format: options.format }),
-          ...(options.size ? { size: true } : {}),
-        }),
     }),
   },
   {
@@ -155,7 +148,6 @@ export const LIST_OPERATIONS: Operation[] = [
       ],
       input: networks.input,
       call: networks.call,
-      view: (render) => (result, colors) => render.networksTable(result.networks, colors),
     }),
   },
   {
@@ -179,7 +171,6 @@ export const LIST_OPERATIONS: Operation[] = [
       ],
       input: volumes.input,
       call: volumes.call,
-      view: (render) => (result, colors) => render.volumesTable(result.Volumes, colors),
     }),
   },
   // `docklens images <cluster>` (across.ts) mirrors this route when it names one cluster.

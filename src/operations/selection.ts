@@ -214,7 +214,6 @@ export const SELECTION_OPERATIONS: Operation[] = [
         const { id, name } = resolveCluster(clusters[0]!, coreOptions);
         return { ...body, cluster: { id, name } };
       },
-      view: (render, options) => render.diskUsageView(Boolean(options.verbose)),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
