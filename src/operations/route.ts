@@ -23,9 +23,8 @@ export interface RouteSpec<Q extends InputDecl = InputDecl> {
   /** Name of the response schema in the OpenAPI document. */
   schema: string;
   /**
-   * Schemas of a body of its own, by name (made with schema.ts), for the document's components:
-   * a new route's body is declared here, beside its route; the older ones are in
-   * server/openapi-schemas.ts.
+   * Schemas declared in body-schemas.ts (where every body's schema is) that only
+   * this route's document names, for the document's components.
    */
   schemas?: Record<string, Schema>;
   /** Errors beside 401 (with a token) and 405, which every route may answer. */

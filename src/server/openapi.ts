@@ -2,7 +2,7 @@ import { statusOf, type ErrorCode } from "../core/errors.ts";
 import type { ApiRoute } from "./api-route.ts";
 import { PATH_PARAMS } from "../operations/path-params.ts";
 import { ref, type Schema } from "../operations/schema.ts";
-import { SCHEMAS } from "./openapi-schemas.ts";
+import { SCHEMAS } from "../operations/body-schemas.ts";
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiOptions {

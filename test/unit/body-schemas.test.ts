@@ -1,4 +1,4 @@
-// The OpenAPI schemas of the response bodies (src/server/openapi-schemas.ts) and the body types
+// The OpenAPI schemas of the response bodies (src/operations/body-schemas.ts) and the body types
 // the library publishes (src/index.ts) are one contract: json-schema-to-ts derives a type from
 // each schema, and the compiler checks (npm run typecheck) that every body the published type
 // allows is one the schema accepts, and (but for the schemas still Loose) that every body the
@@ -35,8 +35,7 @@ import type {
   MergedLogLine,
   ReadMergedLogsResult,
 } from "../../src/index.ts";
-import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
-import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
+import { SCHEMAS, SELECTION_SCHEMAS } from "../../src/operations/body-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
 type Schemas = typeof SCHEMAS & typeof SELECTION_SCHEMAS;
