@@ -87,7 +87,7 @@ export type {
 export {
   readContainerLogs,
   followContainerLogs,
-  parseLogsQuery,
+  LOGS_DEFAULTS,
   MAX_LOG_BYTES,
 } from "./core/containers/logs.ts";
 export type { LogsOptions, LogsQuery, ReadLogsResult } from "./core/containers/logs.ts";
@@ -140,7 +140,7 @@ export type {
   AllStatsResult,
   ContainerStatsItem,
 } from "./core/containers/all-stats.ts";
-export { readMergedLogs, parseMergedLogsQuery } from "./core/containers/merged-logs.ts";
+export { readMergedLogs, MERGED_LOGS_DEFAULTS } from "./core/containers/merged-logs.ts";
 export type {
   MergedLogLine,
   MergedLogsOptions,
@@ -152,12 +152,7 @@ export type {
   FollowMergedLogsOptions,
   LogStatusLine,
 } from "./core/containers/follow-merged-logs.ts";
-export {
-  readDiskUsage,
-  readAllDiskUsage,
-  parseDiskUsageTypes,
-  DISK_USAGE_TYPES,
-} from "./core/clusters/disk-usage.ts";
+export { readDiskUsage, readAllDiskUsage, DISK_USAGE_TYPES } from "./core/clusters/disk-usage.ts";
 export type {
   AllDiskUsageResult,
   ClusterDiskUsage,

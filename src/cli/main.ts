@@ -46,18 +46,6 @@ container inspect detail container, network ls networks, volume ls volumes;
 inspect <cluster> <name> is docker inspect.`;
 
 /**
- * The flag that is the query parameter `param` a core error names (`ps_args` is `--ps-args`), so
- * that the CLI speaks of its own flags: the long flags the commands declare.
- */
-function flagOf(param: string): string | undefined {
-  const flag = `--${param.replaceAll("_", "-")}`;
-  const declared = COMMANDS.flatMap((spec) => spec.options ?? []).map(
-    (option) => /--[\w-]+/.exec(option.flags)?.[0],
-  );
-  return declared.includes(flag) ? flag : undefined;
-}
-
-/**
  * The commander program, from the command table; exported for tests of the usage text. Given
  * the first word of a run (`containers`), only that command's entries are made: the others
  * would cost every run their options and help, and only help and suggestions read them.
@@ -189,13 +177,8 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   const err = error as { name?: string; code?: string; message?: string };
   if (err?.name === "DocklensError") {
-    const param = (error as { param?: string }).param;
-    const flag = param && flagOf(param);
-    const message =
-      flag && err.message?.startsWith(`${param}:`)
-        ? `${flag}${err.message.slice(param.length)}`
-        : err.message;
-    process.stderr.write(`docklens: ${escapeControls(message ?? "")}\n`);
+    // run.ts has named the flag of an input field the error is about.
+    process.stderr.write(`docklens: ${escapeControls(err.message ?? "")}\n`);
     // A malformed argument (INVALID_NAME: `../x`) or flag value (INVALID_QUERY: --tail x) is a
     // usage error, like a bad config; lookups and engines that fail are errors (1).
     return USAGE_ERRORS.has(err.code ?? "") ? 2 : 1;

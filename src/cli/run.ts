@@ -5,7 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
 import { toJsonText } from "../core/json.ts";
-import type { AnyCommandSpec, CommandOptions, Render } from "../operations/command.ts";
+import type { AnyCommandSpec, CommandOptions } from "../operations/command.ts";
+import { viewOf, type Render } from "./views.ts";
 
 /**
  * Run one command: load the config, ask the core, then print the route's JSON body (`--json`)
@@ -21,7 +22,51 @@ export async function run(
   args: unknown[],
   options: CommandOptions,
 ): Promise<void> {
+  try {
+    await runCall(spec, args, options);
+  } catch (error) {
+    throw inFlags(spec, error);
+  }
+}
+
+/** The long flag of an option (`-n, --tail <lines>`: `--tail`), and its value's key (`tail`). */
+function flagOf(flags: string): { flag: string; key: string } {
+  const flag = /--[\w-]+/.exec(flags)![0];
+  const key = flag
+    .slice(2)
+    .replace(/^no-/, "")
+    .replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+  return { flag, key };
+}
+
+/** The command's input: each option that names a field, its value decoded by the field's rules. */
+async function inputOf(spec: AnyCommandSpec, options: CommandOptions) {
+  if (!spec.input) return {};
+  const values = options as unknown as Record<string, unknown>;
+  const raw = Object.fromEntries(
+    (spec.options ?? []).flatMap(({ flags, field }) =>
+      field === undefined ? [] : [[field, values[flagOf(flags).key]]],
+    ),
+  );
+  // Loaded by the commands that take an input only: `clusters` loads no zod.
+  return (await import("../operations/decode.ts")).decode(spec.input, raw);
+}
+
+/**
+ * An error about an input field (`tail: expected…`) as the command's flag says it (`--tail:
+ * expected…`): the flag of the option that fills the field.
+ */
+function inFlags(spec: AnyCommandSpec, error: unknown): unknown {
+  const { param, message } = error as { param?: string; message?: string };
+  const option = param && spec.options?.find(({ field }) => field === param);
+  if (!option || !message?.startsWith(`${param}:`)) return error;
+  (error as Error).message = `${flagOf(option.flags).flag}${message.slice(param.length)}`;
+  return error;
+}
+
+async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOptions) {
   // main.ts runs only entries with a core call here.
+  const input = await inputOf(spec, options);
   const query = spec.call!;
   const hooks = spec.hooks?.(args, options) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
@@ -33,13 +78,14 @@ export async function run(
   try {
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
-    const view = render && spec.view!(render, options);
+    const { view: viewFor, raw } = viewOf(spec);
+    const view = render && viewFor(render, options);
     const colors = render?.createColors();
     // Views print engine data with its control characters escaped, but for a container's own
     // output (`raw`: logs, attach), as docker's do.
     const text = (item: unknown, whole: boolean) =>
       view
-        ? view(spec.raw ? item : render.escapeStrings(item), colors!)
+        ? view(raw ? item : render.escapeStrings(item), colors!)
         : toJsonText(item, whole && process.stdout.isTTY && !options.watch ? 2 : undefined);
     const warn = (item: unknown) =>
       view &&
@@ -60,14 +106,14 @@ export async function run(
     if (options.watch) {
       process.once("SIGINT", stop).once("SIGTERM", stop);
       return await watch(options.watch, controller.signal, async () => {
-        const result = await query(args, options, coreOptions);
+        const result = await query(args, options, coreOptions, input);
         // Ctrl-C came during the round: its engines answered "cancelled", which is not their state.
         if (controller.signal.aborted) return;
         // On a terminal each answer replaces the last, as `watch` does; in a pipe they follow one another.
         await print(result, view && process.stdout.isTTY ? "\u001b[H\u001b[2J" : "");
       });
     }
-    const result = await query(args, options, coreOptions);
+    const result = await query(args, options, coreOptions, input);
     if (!isStream(result)) return await print(result);
     process.once("SIGINT", stop).once("SIGTERM", stop);
     for await (const item of result) {

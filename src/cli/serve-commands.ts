@@ -1,6 +1,6 @@
-// The commands of the HTTP interface, as table entries: `serve` and `token hash`. Both load
-// serve.ts only when they run.
-import { defineCommand } from "../operations/parts.ts";
+// The commands of the servers, as table entries: `serve` and `token hash` (the HTTP interface),
+// `mcp` (the MCP server). Each loads its server only when it runs.
+import { COMMON_OPTIONS, defineCommand } from "../operations/parts.ts";
 import type { ServeOptions } from "./serve.ts";
 
 export const SERVE_COMMANDS = [
@@ -51,6 +51,17 @@ export const SERVE_COMMANDS = [
       ["curl -s localhost:8080/list/cluster | jq ."],
     ],
     action: async (_, options: ServeOptions) => (await import("./serve.ts")).serve(options),
+  }),
+  defineCommand({
+    name: ["mcp"],
+    description: "serve the read operations as MCP tools on stdin and stdout, for agents",
+    bare: true,
+    options: [COMMON_OPTIONS[0]!],
+    examples: [
+      ["docklens mcp", "what an MCP client starts (README, MCP)"],
+      ["docklens mcp --config ops.yaml", "the clusters of that config only"],
+    ],
+    action: async (_, options) => (await import("../mcp/server.ts")).serveMcp(options),
   }),
   defineCommand({
     name: ["token"],

@@ -91,7 +91,7 @@ export class DocklensError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   /**
-   * The query parameter an `INVALID_QUERY` is about, when the message starts with its name
+   * The input field an `INVALID_QUERY` is about, when the message starts with its name
    * (`tail: expected…`): the CLI names its own flag instead (`--tail: expected…`).
    */
   readonly param: string | undefined;
@@ -128,4 +128,12 @@ export class DocklensError extends Error {
  */
 export function isDocklensError(error: unknown): error is DocklensError {
   return error instanceof Error && error.name === "DocklensError" && "code" in error;
+}
+
+/**
+ * An `INVALID_QUERY` about the input field `field` (`tail: expected…`): each face names the field
+ * in its own word (query parameter, flag, tool argument).
+ */
+export function invalidInput(field: string, expected: string): never {
+  throw new DocklensError("INVALID_QUERY", `${field}: ${expected}`, { param: field });
 }

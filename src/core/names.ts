@@ -1,6 +1,14 @@
 import { DocklensError } from "./errors.ts";
 
 /**
+ * A pattern's source without its `^` and `$`, to join into another pattern (`^(?:a|b)$`): the
+ * documents describe what a parameter takes with the very patterns that check it.
+ */
+export function unanchored(pattern: RegExp): string {
+  return pattern.source.replace(/^\^|\$$/g, "");
+}
+
+/**
  * Names of clusters, containers, volumes and networks
  * (docs/http-interface.md, "Names and image references").
  */

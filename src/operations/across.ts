@@ -6,19 +6,28 @@ import {
   acrossHooks,
   CLUSTERS_ARG,
   CLUSTERS_QUERY,
+  CONTAINER_LIST_INPUT,
   defineCommand,
   filterOption,
-  filterOptions,
   filterQuery,
   containerListOptions,
   listOptions,
   SIZE_OPTION,
-  SIZE_QUERY,
   WATCH_OPTION,
   wantsSize,
 } from "./parts.ts";
-import { Streamed } from "./route.ts";
-import { containerWatch, WATCH_QUERY, WATCH_SCHEMAS } from "./watch.ts";
+import { defineRoute, Streamed } from "./route.ts";
+import { WATCH_SCHEMAS } from "./body-schemas.ts";
+import { containerWatch, WATCH_QUERY } from "./watch.ts";
+
+const PS_INPUT = { cluster: CLUSTERS_QUERY, ...CONTAINER_LIST_INPUT };
+const IMAGES_INPUT = { cluster: CLUSTERS_QUERY, filter: filterQuery("images") };
+const EVENTS_INPUT = {
+  cluster: CLUSTERS_QUERY,
+  since: { kind: "time", description: "Events since this time (the engines keep a backlog)" },
+  until: { kind: "time", description: "Events up to this time; the stream then ends" },
+  filter: filterQuery("events"),
+} as const;
 
 const images = () => import("../core/objects/images.ts");
 const events = () => import("../core/clusters/events.ts");
@@ -26,26 +35,21 @@ const events = () => import("../core/clusters/events.ts");
 /** The operations across clusters, in the order of the route table. */
 export const ACROSS_OPERATIONS: Operation[] = [
   {
-    route: {
+    route: defineRoute({
       path: "/list/containers",
       summary:
         "The containers of every cluster (or of those named), each with its cluster; clusters that failed in errors",
       schema: "AllContainerList",
       schemas: WATCH_SCHEMAS,
       errors: ACROSS_ERRORS,
-      query: {
-        cluster: CLUSTERS_QUERY,
-        filter: filterQuery("containers"),
-        size: SIZE_QUERY,
-        watch: WATCH_QUERY,
-      },
+      query: { ...PS_INPUT, watch: WATCH_QUERY },
       ndjson: { when: "watch", schema: "ContainerWatchLine" },
       run: async (_, context) =>
         (await containerWatch(context)) ??
         (await import("../core/containers/containers.ts")).listAllContainers(
-          await containerListOptions(context),
+          containerListOptions(context),
         ),
-    },
+    }),
     command: defineCommand({
       name: ["ps"],
       description: "list the containers of every cluster, like docker ps",
@@ -96,9 +100,9 @@ export const ACROSS_OPERATIONS: Operation[] = [
         options.group && options.json
           ? "--group is a table; with --json, group the containers with jq (examples/jq.sh)"
           : undefined,
-      call: async ([clusters], options, coreOptions) => {
+      input: PS_INPUT,
+      call: async ([clusters], options, coreOptions, { filter: filters }) => {
         const { listAllContainers, psDefault } = await import("../core/containers/containers.ts");
-        const { filters } = await filterOptions("containers", options.filter);
         const body = await listAllContainers({
           ...coreOptions,
           clusters,
@@ -126,31 +130,19 @@ export const ACROSS_OPERATIONS: Operation[] = [
           oneCluster: clusters.length === 1,
         };
       },
-      view: (render, options) => (result, colors) =>
-        options.group
-          ? render.projectsTable(result.containers, colors)
-          : render.psTable("shown" in result ? result.shown : result.containers, colors, {
-              full: !options.trunc,
-              ...(options.quiet ? { quiet: true } : {}),
-              ...("oneCluster" in result && result.oneCluster ? { oneCluster: true } : {}),
-              ...("newest" in result ? { newest: true } : {}),
-              ...(options.format ? { format: options.format } : {}),
-              ...(options.size ? { size: true } : {}),
-            }),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/list/images",
       summary:
         "The images of every cluster (or of those named), each with its cluster; clusters that failed in errors",
       schema: "AllImageList",
       errors: ACROSS_ERRORS,
-      query: { cluster: CLUSTERS_QUERY, filter: filterQuery("images") },
-      run: async (_, context) =>
-        (await images()).listAllImages(await listOptions("images", context)),
-    },
+      query: IMAGES_INPUT,
+      run: async (_, context) => (await images()).listAllImages(listOptions(context)),
+    }),
     command: defineCommand({
       name: ["images"],
       description: "list the images of a cluster, or of every cluster, like docker images",
@@ -173,53 +165,38 @@ export const ACROSS_OPERATIONS: Operation[] = [
         ["docklens images", "every cluster's, with a CLUSTER column"],
         ["docklens images --filter dangling=true"],
       ],
-      call: async ([clusters], options, coreOptions) => {
+      input: IMAGES_INPUT,
+      call: async ([clusters], _, coreOptions, { filter: filters }) => {
         const { listAllImages, listImages } = await images();
-        const { filters } = await filterOptions("images", options.filter);
         // One cluster mirrors /list/:cluster/images; none or several, /list/images.
         return clusters.length === 1
           ? listImages(clusters[0]!, { ...coreOptions, filters })
           : listAllImages({ ...coreOptions, clusters, filters });
       },
-      view: (render, options) => (result, colors) =>
-        render.imagesTable(
-          result.images,
-          colors,
-          // docker images -q prints {{.ID}} a row; across clusters each says its cluster.
-          options.quiet
-            ? "errors" in result
-              ? "{{.Cluster}}/{{.ID}}"
-              : "{{.ID}}"
-            : options.format,
-        ),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/events",
       summary:
         "The engines' events merged, each with its cluster, as NDJSON (Server-Sent Events with " +
         "Accept: text/event-stream); status lines when an engine drops out and comes back",
       schema: "EventLine",
       errors: ["INVALID_NAME", "CLUSTER_NOT_FOUND", "INVALID_QUERY"],
-      query: {
-        cluster: CLUSTERS_QUERY,
-        since: { kind: "time", description: "Events since this time (the engines keep a backlog)" },
-        until: { kind: "time", description: "Events up to this time; the stream then ends" },
-        filter: filterQuery("events"),
-      },
+      query: EVENTS_INPUT,
       ndjson: { when: "always", schema: "EventLine" },
       run: async (_, context) =>
         new Streamed(
           await (
             await events()
           ).streamEvents({
-            ...(await listOptions("events", context)),
-            ...(await times(context.query)),
+            ...listOptions(context),
+            since: context.input.since,
+            until: context.input.until,
           }),
         ),
-    },
+    }),
     command: defineCommand({
       name: ["events"],
       description: "the engines' events, merged, until Ctrl-C, like docker events",
@@ -230,30 +207,36 @@ export const ACROSS_OPERATIONS: Operation[] = [
           flags: "--since <time>",
           description:
             "events since this time: Unix seconds, a date and time, or a duration like 10m",
+          field: "since",
         },
-        { flags: "--until <time>", description: "events up to this time, then stop; same forms" },
+        {
+          flags: "--until <time>",
+          description: "events up to this time, then stop; same forms",
+          field: "until",
+        },
       ],
       examples: [
         ["docklens events", "every engine's events, as they come"],
         ["docklens events prod --since 1h --filter type=container"],
         ["docklens events --json | jq -c 'select(.Action == \"die\")'"],
       ],
-      call: async ([clusters], options, coreOptions) =>
+      input: EVENTS_INPUT,
+      call: async ([clusters], _, coreOptions, input) =>
         (await events()).streamEvents({
           ...coreOptions,
           clusters,
-          ...(await filterOptions("events", options.filter)),
-          ...(await times(options)),
+          filters: input.filter,
+          since: input.since,
+          until: input.until,
           // Every engine away: exit 1 once each failed within its time limit, as ps does.
           failWhenAllDown: true,
         }),
-      view: (render) => render.eventLine,
       // An engine's status line is no event: on stderr, where ps says which clusters failed.
       hooks: () => ({ aside: (item) => !("Type" in item) }),
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/list/drift",
       summary:
         "Image references that mean different images on different clusters, and each engine's version",
@@ -263,9 +246,9 @@ export const ACROSS_OPERATIONS: Operation[] = [
       run: async (_, context) =>
         (await import("../core/objects/drift.ts")).listDrift({
           ...context,
-          clusters: context.lists.cluster ?? [],
+          clusters: context.input.cluster ?? [],
         }),
-    },
+    }),
     command: defineCommand({
       name: ["drift"],
       description:
@@ -280,7 +263,6 @@ export const ACROSS_OPERATIONS: Operation[] = [
       ],
       call: async ([clusters], _, coreOptions) =>
         (await import("../core/objects/drift.ts")).listDrift({ ...coreOptions, clusters }),
-      view: (render) => render.driftView,
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
@@ -299,13 +281,4 @@ function parseLast(value: string): number {
  */
 function lastCreated<T extends { Created: string }>(containers: readonly T[], n: number): T[] {
   return [...containers].sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created)).slice(0, n);
-}
-
-/** `since` and `until` of the events, from the route's query or the command's flags. */
-async function times(given: { since?: string | undefined; until?: string | undefined }) {
-  const { parseTime } = await import("../core/query.ts");
-  return {
-    ...(given.since !== undefined ? { since: parseTime("since", given.since) } : {}),
-    ...(given.until !== undefined ? { until: parseTime("until", given.until) } : {}),
-  };
 }

@@ -2,44 +2,31 @@
 // rules under the token's clusters; `docklens alerts`, what the rules would fire now.
 import type { Operation } from "./operation.ts";
 import { defineCommand } from "./parts.ts";
-import { arrayOf, closed, ref, str } from "./schema.ts";
+import { defineRoute } from "./route.ts";
+import { ALERTS_SCHEMAS } from "./body-schemas.ts";
 
 const alertsCore = () => import("../core/alerts/alerts.ts");
-
-const alert = closed(
-  {
-    id: {
-      type: "string",
-      description: "A stable fingerprint of rule, cluster, container and subject",
-    },
-    rule: str,
-    when: str,
-    state: { type: "string", enum: ["firing", "resolved"] },
-    cluster: { oneOf: [ref("ClusterRef"), { type: "null" }] },
-    container: { oneOf: [closed({ id: str, name: str }), { type: "null" }] },
-    cause: str,
-    value: { type: ["number", "string"] },
-    startsAt: str,
-    endsAt: str,
-    link: str,
-  },
-  ["id", "rule", "when", "state", "cluster", "container", "cause", "startsAt", "link"],
-);
-
-/** The body of `GET /alerts`. */
-export const ALERTS_SCHEMAS = { Alerts: closed({ alerts: arrayOf(alert) }) } as const;
+const checkAlerts = () => import("../core/alerts/check-alerts.ts");
 
 /** `GET /alerts`. */
 export const alerts: Operation = {
-  route: {
+  route: defineRoute({
     path: "/alerts",
     summary: "Firing and recently resolved alerts of serve's rules, of the token's clusters",
     schema: "Alerts",
     schemas: ALERTS_SCHEMAS,
     errors: [],
     query: {},
-    run: async (_, context) => (await alertsCore()).listAlerts(context),
-  },
+    run: async (_, context) => {
+      if (!context.fleet.config.alerts?.rules.length) return { alerts: [] };
+      const { alertsOf, listAlerts } = await alertsCore();
+      if (alertsOf(context.fleet)) return listAlerts(context);
+      // No serve keeps the rules running here (an MCP tool, the library): evaluated now, as
+      // `docklens alerts` does.
+      const { alerts } = await (await checkAlerts()).checkAlerts(context);
+      return { alerts };
+    },
+  }),
   command: defineCommand({
     name: ["alerts"],
     description:
@@ -48,9 +35,7 @@ export const alerts: Operation = {
       ["docklens alerts", "in a cron or CI job: exit 1 when a rule fires"],
       ["docklens alerts --json | jq '.alerts[] | {rule, cause}'"],
     ],
-    call: async (_, __, coreOptions) =>
-      (await import("../core/alerts/check-alerts.ts")).checkAlerts(coreOptions),
-    view: (render) => render.alertsTable,
+    call: async (_, __, coreOptions) => (await checkAlerts()).checkAlerts(coreOptions),
     hooks: () => ({
       warnings: (result) =>
         result.unanswered.map(

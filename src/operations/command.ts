@@ -1,9 +1,9 @@
 // What a CLI command is, as data: an operation entry (lists.ts, across.ts, details.ts) declares
 // the command that mirrors its route, and cli/main.ts turns each into a commander command.
-import type { ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import type { ErrorBody } from "../core/errors.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
+import type { InputDecl } from "./input.ts";
 
 /** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */
 export interface CommandOptions {
@@ -12,9 +12,6 @@ export interface CommandOptions {
   /** Seconds between redraws (`--watch`), `true` for the default. */
   watch?: number | true;
 }
-
-/** What renders results for people (render/); loaded only without `--json`. */
-export type Render = typeof import("../cli/render/index.ts");
 
 /** An argument: `<cluster>` (required), `[cluster]` (optional) or `[cluster...]`, and its help. */
 export type ArgSpec = readonly [name: string, description: string];
@@ -30,6 +27,11 @@ export interface OptionSpec {
    * throws is a usage error of the option (main.ts tells commander so).
    */
   parse?(this: void, value: string, previous: unknown): unknown;
+  /**
+   * The field of the operation's input (input.ts) the option's value fills: it is decoded by
+   * the field's rules, and an error about the field names this flag.
+   */
+  field?: string;
 }
 
 // The functions of an entry are declared as methods: their parameters are then compared both
@@ -67,14 +69,16 @@ export interface RunHooks<R> {
   aside?(this: void, item: R): boolean;
 }
 
-/** How a view prints one result (a method's type, for the reason above). */
-export type View<R> = { print(this: void, result: R, colors: ChalkInstance): string }["print"];
-
 /**
- * A command: its words, help, arguments and options, then either the core call it makes and the
- * view that prints its result, or (serve, token hash) an action of its own.
+ * A command: its words, help, arguments and options, then either the core call it makes (the
+ * CLI's table of views, cli/views.ts, prints its result) or (serve, token hash) an action of its own.
  */
-export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
+export interface CommandSpec<
+  O extends CommandOptions,
+  R,
+  A extends unknown[],
+  I = Readonly<Record<string, unknown>>,
+> {
   /** Words from the top: `["detail", "container"]`. */
   name: string[];
   description: string;
@@ -85,6 +89,8 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
   bare?: boolean;
   /** Lines of the help's "Examples:": the command, then what it does. */
   examples: Array<[command: string, what?: string]>;
+  /** The operation's input: the options that name a field of it are decoded into it (`call`'s `input`). */
+  input?: InputDecl;
   /** A usage error found in the arguments alone (exit 2), before anything loads. */
   check?(this: void, args: A, options: O): string | undefined;
   /**
@@ -96,15 +102,8 @@ export interface CommandSpec<O extends CommandOptions, R, A extends unknown[]> {
     args: A,
     options: O,
     coreOptions: CoreOptions,
+    input: I,
   ): Promise<R | AsyncGenerator<R>> | R;
-  /**
-   * The view gets the data as it came: it prints a container's output as it comes (logs,
-   * attach), control characters and all, as docker's does, or escapes what it prints itself
-   * (inspect's JSON); every other view gets engine data with them escaped (render/escape.ts).
-   */
-  raw?: boolean;
-  /** The view, made once per run (stats keeps what it drew last), of one result. */
-  view?(this: void, render: Render, options: O): View<R>;
   hooks?(this: void, args: A, options: O): RunHooks<R>;
   /** A command that is not a core call and a view. */
   action?(this: void, args: A, options: O, command: Command): Promise<void>;

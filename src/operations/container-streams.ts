@@ -18,7 +18,8 @@ import {
   itemArgs,
   LOG_RANGE_QUERY,
 } from "./parts.ts";
-import { Streamed } from "./route.ts";
+import { defineRoute, Streamed } from "./route.ts";
+import { ALL_STATS_INPUT, MERGED_LOGS_INPUT, mergedLogsQuery } from "./selection.ts";
 import {
   clustersOf,
   OPTIONAL_CONTAINER,
@@ -29,17 +30,10 @@ import {
 } from "./selection-flags.ts";
 
 /** What `docklens logs` prints: one container's lines, or a selection's (and its status lines). */
-type LogsResult =
+export type LogsResult =
   ReadLogsResult | OutputLine | ReadMergedLogsResult | MergedLogLine | LogStatusLine;
 /** What `docklens stats` prints: one container's sample, or a round of a selection's. */
-type StatsResult = StatsSample | AllStatsResult;
-
-/** A selection's lines and bodies carry their cluster, or (a body) its errors. */
-function isSelectionLogs(
-  result: LogsResult,
-): result is ReadMergedLogsResult | MergedLogLine | LogStatusLine {
-  return "cluster" in result || "errors" in result;
-}
+export type StatsResult = StatsSample | AllStatsResult;
 
 const logs = () => import("../core/containers/logs.ts");
 const stats = () => import("../core/containers/stats.ts");
@@ -67,25 +61,46 @@ export const attach: Operation = {
     examples: [["docklens attach local web"], ["docklens attach local web --json | jq -r .text"]],
     call: async (args, _, coreOptions) =>
       (await import("../core/containers/attach.ts")).attachContainer(itemArgs(args), coreOptions),
-    raw: true,
-    view: (render) => render.outputLine,
   }),
 };
 
+const PROCESSES_INPUT = {
+  ps_args: { kind: "psArgs", description: "Arguments of ps (default -ef)" },
+} as const;
+
+const CONTAINER_LOGS_INPUT = {
+  tail: {
+    kind: "tail",
+    description:
+      "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
+  },
+  ...LOG_RANGE_QUERY,
+  timestamps: { kind: "boolean", description: "Each line's time from the engine" },
+  follow: {
+    kind: "boolean",
+    description:
+      "Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down",
+  },
+} as const;
+
+const CONTAINER_STATS_INPUT = {
+  stream: { kind: "boolean", description: "One object per engine sample, as NDJSON" },
+} as const;
+
 /** `/detail/:cluster/container/:containerName/process` and `docklens top`. */
 export const processes: Operation = {
-  route: {
+  route: defineRoute({
     path: "/detail/:cluster/container/:containerName/process",
     summary: "The processes of a running container, from the engine's top",
     schema: "Processes",
     errors: [...CONTAINER_ERRORS, "CONTAINER_NOT_RUNNING", "INVALID_QUERY"],
-    query: { ps_args: { kind: "psArgs", description: "Arguments of ps (default -ef)" } },
+    query: PROCESSES_INPUT,
     run: async (params, context) =>
       (await import("../core/containers/processes.ts")).listProcesses(containerOf(params), {
         ...context,
-        ...(context.query.ps_args !== undefined ? { psArgs: context.query.ps_args } : {}),
+        psArgs: context.input.ps_args,
       }),
-  },
+  }),
   command: defineCommand({
     name: ["top"],
     description: "list the processes of a running container, like docker top",
@@ -95,6 +110,7 @@ export const processes: Operation = {
         flags: "--ps-args <args>",
         description: "arguments of ps on the engine's host",
         default: "-ef",
+        field: "ps_args",
       },
       {
         flags: "--show-secrets",
@@ -102,46 +118,33 @@ export const processes: Operation = {
       },
     ],
     examples: [["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']],
-    call: async (args, options, coreOptions) =>
+    input: PROCESSES_INPUT,
+    call: async (args, options, coreOptions, input) =>
       (await import("../core/containers/processes.ts")).listProcesses(itemArgs(args), {
         ...coreOptions,
-        psArgs: options.psArgs,
+        psArgs: input.ps_args,
         ...(options.showSecrets ? { showSecrets: true } : {}),
       }),
-    view: (render) => render.processesTable,
   }),
 };
 
 /** `/detail/:cluster/container/:containerName/logs` and `docklens logs`. */
 export const containerLogs: Operation = {
-  route: {
+  route: defineRoute({
     path: "/detail/:cluster/container/:containerName/logs",
     summary: "Log lines of a container; NDJSON with follow=true",
     schema: "LogLines",
     errors: [...CONTAINER_ERRORS, "INVALID_QUERY"],
-    query: {
-      tail: {
-        kind: "tail",
-        description:
-          "Last lines, or all (default 100); an unfollowed read over 16 MiB (of output or of JSON) is INVALID_QUERY",
-      },
-      ...LOG_RANGE_QUERY,
-      timestamps: { kind: "boolean", description: "Each line's time from the engine" },
-      follow: {
-        kind: "boolean",
-        description:
-          "Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down",
-      },
-    },
+    query: CONTAINER_LOGS_INPUT,
     ndjson: { when: "follow", schema: "LogLine" },
     run: async (params, context) => {
-      const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
-      const query = parseLogsQuery(context.query);
+      const { followContainerLogs, readContainerLogs } = await logs();
+      const query = context.input;
       return query.follow
         ? new Streamed(await followContainerLogs(containerOf(params), { ...context, query }))
         : readContainerLogs(containerOf(params), { ...context, query });
     },
-  },
+  }),
   command: defineCommand({
     name: ["logs"],
     description:
@@ -149,23 +152,36 @@ export const containerLogs: Operation = {
       "selection, like docker compose logs",
     args: OPTIONAL_CONTAINER,
     options: [
-      { flags: "-n, --tail <lines>", description: 'last lines to show, or "all"', default: "100" },
+      {
+        flags: "-n, --tail <lines>",
+        description: 'last lines to show, or "all"',
+        default: "100",
+        field: "tail",
+      },
       {
         flags: "--since <time>",
         description: "from this time: Unix seconds, RFC 3339, or a duration like 10m",
+        field: "since",
       },
-      { flags: "--until <time>", description: "up to this time, same forms" },
-      { flags: "--stream <stream>", description: "stdout, stderr or both", default: "both" },
-      { flags: "-t, --timestamps", description: "show each line's time" },
+      { flags: "--until <time>", description: "up to this time, same forms", field: "until" },
+      {
+        flags: "--stream <stream>",
+        description: "stdout, stderr or both",
+        default: "both",
+        field: "stream",
+      },
+      { flags: "-t, --timestamps", description: "show each line's time", field: "timestamps" },
       {
         flags: "-f, --follow",
         description: "keep printing new lines until Ctrl-C or the container stops",
+        field: "follow",
       },
       ...SELECTION_OPTIONS,
       { ...filterOption("containers"), flags: "--filter <key=value>" },
       {
         flags: "--grep <pattern>",
         description: "only lines this regular expression (RE2) matches",
+        field: "grep",
       },
     ],
     examples: [
@@ -176,49 +192,29 @@ export const containerLogs: Operation = {
       ["docklens logs --filter name=web --grep 'error|timeout' -n 50"],
     ],
     check: ([, name], options) => selectionCheck(name, options),
+    // One container's logs, or a selection's: the flags are the input of either route.
+    input: { ...MERGED_LOGS_INPUT, ...CONTAINER_LOGS_INPUT },
     call: async (
       [cluster, name],
       options,
       coreOptions,
+      input,
     ): Promise<LogsResult | AsyncGenerator<LogsResult>> => {
-      const flags = {
-        tail: options.tail,
-        stream: options.stream,
-        ...(options.since !== undefined ? { since: options.since } : {}),
-        ...(options.until !== undefined ? { until: options.until } : {}),
-        ...(options.follow ? { follow: "true" } : {}),
-      };
       if (name === undefined) {
-        // The flags as the query of /logs, checked by the same code.
-        const { parseMergedLogsQuery, readMergedLogs } =
-          await import("../core/containers/merged-logs.ts");
-        const selection = await selectionOptions(cluster, options, coreOptions);
-        const query = parseMergedLogsQuery({
-          ...flags,
-          ...(options.grep !== undefined ? { grep: options.grep } : {}),
-        });
+        const { readMergedLogs } = await import("../core/containers/merged-logs.ts");
+        const selection = selectionOptions(cluster, input, coreOptions);
+        const { timestamps: _, ...query } = mergedLogsQuery(input);
         await requireMatches(selection, options);
         if (!query.follow) return readMergedLogs({ ...selection, query });
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
         return followMergedLogs({ ...selection, query });
       }
-      const { followContainerLogs, parseLogsQuery, readContainerLogs } = await logs();
-      // The flags as the query of the logs route, checked by the same code.
-      const query = parseLogsQuery({
-        ...flags,
-        ...(options.timestamps ? { timestamps: "true" } : {}),
-      });
+      const { followContainerLogs, readContainerLogs } = await logs();
+      const { grep: _, ...query } = mergedLogsQuery(input);
       const ref = { cluster: cluster!, name };
       return query.follow
         ? followContainerLogs(ref, { ...coreOptions, query })
         : readContainerLogs(ref, { ...coreOptions, query });
-    },
-    raw: true,
-    view: (render, options) => {
-      const merged = render.createMergedLogsView(Boolean(options.timestamps));
-      // A selection's lines and bodies carry their cluster, or (a body) its errors.
-      return (result: LogsResult, colors) =>
-        isSelectionLogs(result) ? merged(result, colors) : render.logsView(result, colors);
     },
     hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),
@@ -226,21 +222,20 @@ export const containerLogs: Operation = {
 
 /** `/detail/:cluster/container/:containerName/stats` and `docklens stats`. */
 export const containerStats: Operation = {
-  route: {
+  route: defineRoute({
     path: "/detail/:cluster/container/:containerName/stats",
     summary: "One stats sample with a docker stats summary; NDJSON with stream=true",
     schema: "StatsSample",
     errors: [...CONTAINER_ERRORS, "INVALID_QUERY"],
-    query: { stream: { kind: "boolean", description: "One object per engine sample, as NDJSON" } },
+    query: CONTAINER_STATS_INPUT,
     ndjson: { when: "stream", schema: "StatsSample" },
     run: async (params, context) => {
-      const { parseBoolean } = await import("../core/query.ts");
       const { readContainerStats, streamContainerStats } = await stats();
-      return parseBoolean("stream", context.query.stream, false)
+      return context.input.stream
         ? new Streamed(await streamContainerStats(containerOf(params), context))
         : readContainerStats(containerOf(params), context);
     },
-  },
+  }),
   command: defineCommand({
     name: ["stats"],
     description:
@@ -252,10 +247,12 @@ export const containerStats: Operation = {
         flags: "--stream",
         description:
           "refresh with every engine sample until Ctrl-C (without a container, the default)",
+        field: "stream",
       },
       {
         flags: "--no-stream",
         description: "one round of every container, as docker stats --no-stream",
+        field: "stream",
       },
       ...SELECTION_OPTIONS,
       filterOption("containers"),
@@ -267,28 +264,24 @@ export const containerStats: Operation = {
       ["docklens stats prod --no-stream --project shop"],
     ],
     check: ([, name], options) => selectionCheck(name, options),
+    input: ALL_STATS_INPUT,
     call: async (
       [cluster, name],
       options,
       coreOptions,
+      input,
     ): Promise<StatsResult | AsyncGenerator<StatsResult>> => {
       if (name === undefined) {
         const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
-        const selection = await selectionOptions(cluster, options, coreOptions);
+        const selection = selectionOptions(cluster, input, coreOptions);
         await requireMatches(selection, options, true);
-        return options.stream === false ? readAllStats(selection) : streamAllStats(selection);
+        return input.stream === false ? readAllStats(selection) : streamAllStats(selection);
       }
       const { readContainerStats, streamContainerStats } = await stats();
       const ref = { cluster: cluster!, name };
-      return options.stream
+      return input.stream
         ? streamContainerStats(ref, coreOptions)
         : readContainerStats(ref, coreOptions);
-    },
-    view: (render, options) => {
-      const one = render.createStatsView(Boolean(options.stream));
-      const all = render.createAllStatsView(options.stream !== false);
-      return (result: StatsResult, colors) =>
-        "stats" in result ? all(result, colors) : one(result, colors);
     },
     hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),

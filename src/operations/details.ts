@@ -44,7 +44,6 @@ const cluster: Operation = {
     examples: [],
     call: async ([ref], _, coreOptions) =>
       (await import("../core/clusters/clusters.ts")).inspectCluster(ref, coreOptions),
-    view: (render) => render.clusterDetail,
     // The body is printed either way; an engine that failed still makes the command fail.
     hooks: () => ({ failure: (result) => result.error }),
   }),
@@ -72,7 +71,6 @@ const containerDetail: Operation = {
         ...coreOptions,
         ...(options.showSecrets ? { showSecrets: true } : {}),
       }),
-    view: (render) => render.containerDetail,
   }),
 };
 
@@ -91,7 +89,6 @@ const image: Operation = {
     args: [CLUSTER_ARG, ["<image>", "reference (local/app:1) or id"]],
     examples: [],
     call: images.call,
-    view: (render) => render.imageDetail,
   }),
 };
 
@@ -110,7 +107,6 @@ const volume: Operation = {
     args: [CLUSTER_ARG, ["<volume>", "volume name"]],
     examples: [],
     call: volumes.call,
-    view: (render) => render.volumeDetail,
   }),
 };
 
@@ -128,7 +124,6 @@ const network: Operation = {
     args: [CLUSTER_ARG, ["<network>", "network name or id"]],
     examples: [],
     call: networks.call,
-    view: (render) => render.networkDetail,
   }),
 };
 

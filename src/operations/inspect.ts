@@ -82,9 +82,6 @@ export const inspect: Operation = {
         { missing: found.flatMap(([name, object]) => (object ? [] : [name])) },
       );
     },
-    // Its view writes JSON, or a template's output, and escapes what it prints itself.
-    raw: true,
-    view: (render, options) => (result) => render.inspectView(result, options.format),
     // docker prints what it found, then says what it did not find and fails.
     hooks: (_, options) => ({
       failure: (result): Failure | undefined =>

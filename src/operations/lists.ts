@@ -6,17 +6,16 @@ import {
   acrossHooks,
   CLUSTER_ARG,
   clusterList,
+  CONTAINER_LIST_INPUT,
   containerListOptions,
   defineCommand,
   filterOption,
-  filterQuery,
-  filterOptions,
   LIST_ERRORS,
   SIZE_OPTION,
-  SIZE_QUERY,
   WATCH_OPTION,
   wantsSize,
 } from "./parts.ts";
+import { defineRoute } from "./route.ts";
 
 const clusters = () => import("../core/clusters/clusters.ts");
 const containers = () => import("../core/containers/containers.ts");
@@ -34,7 +33,7 @@ const volumes = clusterList(
 );
 
 /** The body of `clusters`, and for its table the number of unhealthy containers by cluster id. */
-type ClustersTable = ListClustersResult & { unhealthy?: Map<number, number> };
+export type ClustersTable = ListClustersResult & { unhealthy?: Map<number, number> };
 
 /** The lists of one cluster, and `clusters`, in the order of the route table. */
 export const LIST_OPERATIONS: Operation[] = [
@@ -75,8 +74,6 @@ export const LIST_OPERATIONS: Operation[] = [
           unhealthy.set(cluster.id, (unhealthy.get(cluster.id) ?? 0) + 1);
         return { ...body, unhealthy };
       },
-      view: (render) => (result, colors) =>
-        render.clustersTable(result.clusters, colors, result.unhealthy),
       // Each record of a failed engine says why: the rule of every command across clusters.
       hooks: () =>
         acrossHooks([], (result: ClustersTable) =>
@@ -87,16 +84,16 @@ export const LIST_OPERATIONS: Operation[] = [
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/list/:cluster/containers",
       summary: "All containers of a cluster and the running ones",
       schema: "ContainerList",
       errors: LIST_ERRORS,
-      query: { filter: filterQuery("containers"), size: SIZE_QUERY },
+      query: CONTAINER_LIST_INPUT,
       otherQueryIgnored: true,
       run: async (params, context) =>
-        (await containers()).listContainers(params.cluster!, await containerListOptions(context)),
-    },
+        (await containers()).listContainers(params.cluster!, containerListOptions(context)),
+    }),
     command: defineCommand({
       name: ["containers"],
       description: "list the containers of a cluster, stopped ones included",
@@ -121,29 +118,25 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens containers local --filter label=app=web"],
         ["docklens containers local --json | jq -r '.running[].Names[0]'"],
       ],
-      call: async ([cluster], options, coreOptions) =>
+      input: CONTAINER_LIST_INPUT,
+      call: async ([cluster], options, coreOptions, input) =>
         (await containers()).listContainers(cluster, {
           ...coreOptions,
-          ...(await filterOptions("containers", options.filter)),
+          filters: input.filter,
           size: wantsSize(options),
-        }),
-      view: (render, options) => (result, colors) =>
-        render.containersTable(options.running ? result.running : result.containers, colors, {
-          ...(options.format === undefined ? {} : { format: options.format }),
-          ...(options.size ? { size: true } : {}),
         }),
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/list/:cluster/networks",
       summary: "The networks of a cluster",
       schema: "NetworkList",
       errors: LIST_ERRORS,
-      query: { filter: filterQuery("networks") },
+      query: networks.input,
       otherQueryIgnored: true,
       run: networks.run,
-    },
+    }),
     command: defineCommand({
       name: ["networks"],
       description: "list the networks of a cluster",
@@ -153,20 +146,20 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens networks local"],
         ["docklens networks local --filter driver=bridge --json | jq -r '.networks[].Name'"],
       ],
+      input: networks.input,
       call: networks.call,
-      view: (render) => (result, colors) => render.networksTable(result.networks, colors),
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/list/:cluster/volumes",
       summary: "The volumes of a cluster",
       schema: "VolumeList",
       errors: LIST_ERRORS,
-      query: { filter: filterQuery("volumes") },
+      query: volumes.input,
       otherQueryIgnored: true,
       run: volumes.run,
-    },
+    }),
     command: defineCommand({
       name: ["volumes"],
       description: "list the volumes of a cluster",
@@ -176,19 +169,19 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens volumes local"],
         ["docklens volumes local --filter dangling=true --json | jq -r '.Volumes[].Name'"],
       ],
+      input: volumes.input,
       call: volumes.call,
-      view: (render) => (result, colors) => render.volumesTable(result.Volumes, colors),
     }),
   },
   // `docklens images <cluster>` (across.ts) mirrors this route when it names one cluster.
   {
-    route: {
+    route: defineRoute({
       path: "/list/:cluster/images",
       summary: "The images of a cluster, each with the number of containers that use it",
       schema: "ImageList",
       errors: LIST_ERRORS,
-      query: { filter: filterQuery("images") },
+      query: clusterImages.input,
       run: clusterImages.run,
-    },
+    }),
   },
 ];

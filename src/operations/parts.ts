@@ -2,7 +2,7 @@
 // lists, the list options of a route, and how a command over many clusters reports the ones that
 // failed. Nothing here loads the core: the entries are read by `docklens --help`.
 import type { ClusterError } from "../core/engine/across-clusters.ts";
-import type { ListOptions } from "../core/engine/filters.ts";
+import type { EngineFilters, ListOptions } from "../core/engine/filters.ts";
 import type { CoreOptions, ItemRef } from "../core/engine/fleet.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { filterKeysHelp, type FilterKind } from "../core/filter-keys.ts";
@@ -15,7 +15,8 @@ import type {
   RunHooks,
 } from "./command.ts";
 import type { ArgsOf, OptionsOf } from "./flags.ts";
-import type { QueryDecl, RouteContext } from "./route.ts";
+import type { FieldDecl, InputDecl, InputOf } from "./input.ts";
+import type { RouteContext } from "./route.ts";
 
 /**
  * A command, its option and argument types read off the options and arguments it declares
@@ -25,10 +26,15 @@ export function defineCommand<
   R,
   const Args extends readonly ArgSpec[] = [],
   const Options extends readonly OptionSpec[] = [],
+  const Q extends InputDecl = Record<never, never>,
 >(
-  spec: Omit<CommandSpec<OptionsOf<Options>, R, ArgsOf<Args>>, "args" | "options"> & {
+  spec: Omit<
+    CommandSpec<OptionsOf<Options>, R, ArgsOf<Args>, InputOf<Q>>,
+    "args" | "options" | "input"
+  > & {
     args?: Args;
     options?: Options;
+    input?: Q;
   },
 ): AnyCommandSpec {
   return spec;
@@ -50,12 +56,16 @@ export const COMMON_OPTIONS: OptionSpec[] = [
   { flags: "--json", description: "print the JSON body of the matching HTTP route" },
 ];
 
-/** `-f, --filter key=value`, repeatable, with docker's keys for the list. */
+/** Repeatable: every value given, in order. */
+export const collect = (value: string, all: string[] = []) => [...all, value];
+
+/** `-f, --filter key=value`, repeatable, with docker's keys for the list: the input's `filter`. */
 export function filterOption(kind: FilterKind) {
   return {
     flags: "-f, --filter <key=value>" as const,
     description: `docker's filters, repeatable (${filterKeysHelp(kind)})`,
-    parse: (value: string, all: string[] = []) => [...all, value],
+    parse: collect,
+    field: "filter",
   };
 }
 
@@ -107,9 +117,9 @@ export function acrossHooks<T extends object>(
 }
 
 /** `filter`, repeatable, with docker's keys for `kind`. */
-export const filterQuery = (kind: FilterKind): QueryDecl => ({ kind: "filter", of: kind });
+export const filterQuery = (kind: FilterKind) => ({ kind: "filter", of: kind }) as const;
 /** `since`, `until` and `stream`: which of a container's lines logs read, of one or of many. */
-export const LOG_RANGE_QUERY: Record<string, QueryDecl> = {
+export const LOG_RANGE_QUERY = {
   since: { kind: "time", description: "From this time" },
   until: { kind: "time", description: "Up to this time" },
   stream: {
@@ -117,27 +127,24 @@ export const LOG_RANGE_QUERY: Record<string, QueryDecl> = {
     description: "stdout, stderr or both (default both)",
     values: ["stdout", "stderr", "both"],
   },
-};
+} as const satisfies InputDecl;
 /** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
-export const CLUSTERS_QUERY: QueryDecl = { kind: "clusters" };
+export const CLUSTERS_QUERY = { kind: "clusters" } as const satisfies FieldDecl;
 
-/** The list-route context as list options: the filters of `kind` and the clusters asked. */
-export async function listOptions(kind: FilterKind, context: RouteContext) {
-  const { parseFilters } = await import("../core/engine/filters.ts");
-  return {
-    ...context,
-    filters: parseFilters(kind, context.lists.filter ?? []),
-    clusters: context.lists.cluster ?? [],
-  };
+/** A list's input (`filter`, `cluster`) as the core's list options. */
+export function listOptions<C extends CoreOptions>(
+  context: C & { input: { filter?: EngineFilters; cluster?: string[] } },
+) {
+  return { ...context, filters: context.input.filter, clusters: context.input.cluster ?? [] };
 }
 
 /** `size`: the container lists with each container's sizes, as `docker ps --size` asks. */
-export const SIZE_QUERY: QueryDecl = {
+export const SIZE_QUERY = {
   kind: "boolean",
   description:
     "Each container's SizeRw and SizeRootFs, as docker ps --size asks " +
     "(the engine walks every container's layers: slow on big engines)",
-};
+} as const satisfies FieldDecl;
 
 /** `-s, --size` of `ps` and `containers`: docker ps's SIZE column. */
 export const SIZE_OPTION = {
@@ -145,13 +152,14 @@ export const SIZE_OPTION = {
   description: "a SIZE column, as docker ps -s (slow on big engines)",
 } as const;
 
-/** A container list route's context as its options: filters, clusters, and `size`. */
-export async function containerListOptions(context: RouteContext) {
-  const { parseBoolean } = await import("../core/query.ts");
-  return {
-    ...(await listOptions("containers", context)),
-    size: parseBoolean("size", context.query.size, false),
-  };
+/** The input of a container list: `filter`, `size`, and, across clusters, `cluster`. */
+export const CONTAINER_LIST_INPUT = { filter: filterQuery("containers"), size: SIZE_QUERY };
+
+/** A container list's input as the core's options: filters, clusters, and `size`. */
+export function containerListOptions<C extends CoreOptions>(
+  context: C & { input: InputOf<typeof CONTAINER_LIST_INPUT> & { cluster?: string[] } },
+) {
+  return { ...listOptions(context), size: context.input.size ?? false };
 }
 
 /**
@@ -164,12 +172,6 @@ export function wantsSize(options: { size?: boolean; quiet?: boolean; format?: s
   if (options.size) return true;
   if (options.quiet || options.format === undefined) return false;
   return /\.Size\b|\{\{-?\s*json\s+\.\s*-?\}\}/.test(options.format);
-}
-
-/** The command's `--filter` values as list options. */
-export async function filterOptions(kind: FilterKind, filter: readonly string[] = []) {
-  const { parseFilters } = await import("../core/engine/filters.ts");
-  return { filters: parseFilters(kind, filter) };
 }
 
 const ENGINE: ErrorCode[] = ["ENGINE_UNREACHABLE", "ENGINE_ERROR", "ENGINE_TIMEOUT"];
@@ -198,6 +200,9 @@ export const containerOf = (params: Record<string, string>) => itemOf(params, "c
 /** The item a command's arguments name: `<cluster> <name>`. */
 export const itemArgs = ([cluster, name]: [string, string]) => ({ cluster, name });
 
+/** The input of one cluster's list of `kind`: `filter`. */
+export const listInput = <K extends FilterKind>(kind: K) => ({ filter: filterQuery(kind) });
+
 /**
  * The core call of one cluster's list of `kind`, as its route makes it (the cluster in the path,
  * `filter` in the query) and as the command that mirrors it does (`<cluster>`, `--filter`).
@@ -206,14 +211,14 @@ export function clusterList<R>(
   kind: FilterKind,
   load: () => Promise<(cluster: string, options: ListOptions) => Promise<R>>,
 ) {
+  const input = listInput(kind);
+  type Input = InputOf<typeof input>;
   return {
-    run: async (params: Record<string, string>, context: RouteContext) =>
-      (await load())(params.cluster!, await listOptions(kind, context)),
-    call: async (
-      [cluster]: [string],
-      { filter }: { filter?: string[] },
-      coreOptions: CoreOptions,
-    ) => (await load())(cluster, { ...coreOptions, ...(await filterOptions(kind, filter)) }),
+    input,
+    run: async (params: Record<string, string>, context: RouteContext<Input>) =>
+      (await load())(params.cluster!, { ...context, filters: context.input.filter }),
+    call: async ([cluster]: [string], _: unknown, coreOptions: CoreOptions, input: Input) =>
+      (await load())(cluster, { ...coreOptions, filters: input.filter }),
   };
 }
 

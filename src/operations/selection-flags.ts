@@ -1,7 +1,8 @@
 // How `docklens logs` and `docklens stats` name a selection instead of one container: the
 // flags, and the selection they make (docs/http-interface.md, "Selections").
+import type { EngineFilters } from "../core/engine/filters.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
-import { filterOptions } from "./parts.ts";
+import { collect } from "./parts.ts";
 
 /** `[cluster] [container]`: both name one container; neither, or the cluster alone, a selection. */
 export const OPTIONAL_CONTAINER = [
@@ -9,19 +10,18 @@ export const OPTIONAL_CONTAINER = [
   ["[container]", "container name, id or id prefix; without it, a selection's containers"],
 ] as const;
 
-/** Repeatable: every value given, in order. */
-const collect = (value: string, all: string[] = []) => [...all, value];
-
 /** `--cluster` and `--project`; each command adds `--filter` its own way (`-f` is logs' follow). */
 export const SELECTION_OPTIONS = [
   {
     flags: "--cluster <cluster>" as const,
     description: "a cluster of the selection, repeatable; every cluster when none",
     parse: collect,
+    field: "cluster",
   },
   {
     flags: "--project <name>" as const,
     description: "the containers of a compose project or stack",
+    field: "project",
   },
 ];
 
@@ -32,7 +32,7 @@ interface SelectionFlags {
 }
 
 /** The clusters a selection names: the positional one and every `--cluster`. */
-export function clustersOf(cluster: string | undefined, options: SelectionFlags): string[] {
+export function clustersOf(cluster: string | undefined, options: { cluster?: string[] }): string[] {
   return [...(cluster !== undefined ? [cluster] : []), ...(options.cluster ?? [])];
 }
 
@@ -43,17 +43,17 @@ export function selectionCheck(name: string | undefined, options: SelectionFlags
     : undefined;
 }
 
-/** The selection the flags make, as the core's selection options. */
-export async function selectionOptions(
+/** The selection the flags make (their input, decoded), as the core's selection options. */
+export function selectionOptions(
   cluster: string | undefined,
-  options: SelectionFlags,
+  input: { cluster?: string[]; filter?: EngineFilters; project?: string },
   coreOptions: CoreOptions,
 ) {
   return {
     ...coreOptions,
-    clusters: clustersOf(cluster, options),
-    ...(await filterOptions("containers", options.filter)),
-    ...(options.project !== undefined ? { project: options.project } : {}),
+    clusters: clustersOf(cluster, input),
+    filters: input.filter,
+    project: input.project,
   };
 }
 
@@ -63,7 +63,7 @@ export async function selectionOptions(
  * where the containers may be. `running`: stats, which show running containers only.
  */
 export async function requireMatches(
-  selection: Awaited<ReturnType<typeof selectionOptions>>,
+  selection: ReturnType<typeof selectionOptions>,
   options: SelectionFlags,
   running = false,
 ): Promise<void> {

@@ -7,100 +7,29 @@ import {
   acrossHooks,
   CLUSTERS_ARG,
   CLUSTERS_QUERY,
+  collect,
   defineCommand,
   filterQuery,
   LIST_ERRORS,
   listOptions,
   LOG_RANGE_QUERY,
 } from "./parts.ts";
-import { Streamed, type QueryDecl, type RouteContext } from "./route.ts";
-import { arrayOf, closed, counts, int, nullable, ref, str } from "./schema.ts";
+import type { InputOf } from "./input.ts";
+import { defineRoute, Streamed, type RouteContext } from "./route.ts";
+import { SELECTION_SCHEMAS } from "./body-schemas.ts";
 
 const diskUsageCore = () => import("../core/clusters/disk-usage.ts");
 /** The kinds `/system/df` reports; disk-usage.ts's DISK_USAGE_TYPES (this file loads no core). */
 const DISK_USAGE_TYPES = ["image", "container", "volume", "build-cache"] as const;
 
-const container = closed({ id: str, name: str });
-/** A cluster, or (with `container`) a container, that could not be read. */
-const selectionError = closed({ cluster: ref("ClusterRef"), container, error: ref("ErrorBody") }, [
-  "cluster",
-  "error",
-]);
-const mergedLine = closed({
-  cluster: ref("ClusterRef"),
-  container,
-  stream: { type: "string", enum: ["stdout", "stderr"] },
-  time: nullable("string"),
-  text: str,
-});
-const summaryRow = closed({
-  type: { type: "string", enum: ["Images", "Containers", "Local Volumes", "Build Cache"] },
-  total: int,
-  active: int,
-  ...counts(["size", "reclaimable"]),
-});
-
-const diskUsage = {
-  summary: arrayOf(summaryRow),
-  raw: { type: "object", description: "The engine's GET /system/df body" },
-} as const;
-
-/** The bodies of these routes (test/unit/body-schemas.test.ts checks them against the library's types). */
-export const SELECTION_SCHEMAS = {
-  DiskUsage: closed(diskUsage),
-  AllDiskUsage: closed({
-    clusters: arrayOf(closed({ cluster: ref("ClusterRef"), ...diskUsage })),
-    errors: arrayOf(ref("ClusterError")),
-  }),
-  MergedLogLine: mergedLine,
-  MergedLogLines: closed({ lines: arrayOf(mergedLine), errors: arrayOf(selectionError) }),
-  MergedLogItem: {
-    oneOf: [
-      mergedLine,
-      closed(
-        {
-          cluster: ref("ClusterRef"),
-          container,
-          status: {
-            type: "string",
-            enum: [
-              "started",
-              "stopped",
-              "joined",
-              "failed",
-              "retrying",
-              "disconnected",
-              "reconnected",
-            ],
-          },
-          time: str,
-          error: ref("ErrorBody"),
-        },
-        ["cluster", "status", "time"],
-      ),
-      closed({ error: ref("ErrorBody") }),
-    ],
-  },
-  AllStats: closed({
-    stats: arrayOf(
-      closed({
-        cluster: ref("ClusterRef"),
-        container,
-        summary: ref("StatsSummary"),
-      }),
-    ),
-    errors: arrayOf(selectionError),
-  }),
-} as const;
-
-const TYPES: QueryDecl = {
+const TYPES = {
   kind: "choices",
   description: `Only these kinds, repeatable (${DISK_USAGE_TYPES.join(", ")}); every kind when absent`,
   values: DISK_USAGE_TYPES,
-};
+} as const;
 
 /** `cluster`, `filter` and `project`: what chooses a selection's containers. */
-export const SELECTION_QUERY: Record<string, QueryDecl> = {
+export const SELECTION_QUERY = {
   cluster: CLUSTERS_QUERY,
   filter: filterQuery("containers"),
   project: {
@@ -108,26 +37,46 @@ export const SELECTION_QUERY: Record<string, QueryDecl> = {
     description: "A compose project or swarm stack: its containers only",
     maxLength: 255,
   },
-};
+} as const;
 
-/** The selection a route's query makes, and the route's other parameters beside it. */
-async function selectionOf(context: RouteContext) {
-  const { project, cluster: _, filter: __, ...rest } = context.query;
-  return {
-    options: {
-      ...(await listOptions("containers", context)),
-      ...(project !== undefined ? { project } : {}),
-    },
-    rest,
-  };
+/** The selection an input chooses, as the core's selection options. */
+export function selectionOf<C extends RouteContext<InputOf<typeof SELECTION_QUERY>>>(context: C) {
+  return { ...listOptions(context), project: context.input.project };
 }
 
-const typesOf = async (context: RouteContext) =>
-  (await diskUsageCore()).parseDiskUsageTypes(context.lists.type ?? []);
+/** The input of `/logs`: a selection, and what to read of each container's logs. */
+export const MERGED_LOGS_INPUT = {
+  ...SELECTION_QUERY,
+  tail: { kind: "tail", description: "Last lines of each container, or all (default 100)" },
+  ...LOG_RANGE_QUERY,
+  follow: {
+    kind: "boolean",
+    description: "Stream the lines as NDJSON, merged through a 200 ms reorder window",
+  },
+  grep: {
+    kind: "pattern",
+    description: "A regular expression (RE2 syntax) a line must match",
+    maxLength: 256,
+  },
+} as const;
+
+/** The input of `/stats`: a selection, and whether to stream. */
+export const ALL_STATS_INPUT = {
+  ...SELECTION_QUERY,
+  stream: { kind: "boolean", description: "A round about every second, as NDJSON" },
+} as const;
+
+/** The fields of merged logs' input that the core's `query` takes: all but the selection's. */
+export function mergedLogsQuery<I extends InputOf<typeof MERGED_LOGS_INPUT>>(input: I) {
+  const { cluster: _, filter: __, project: ___, ...query } = input;
+  return query;
+}
+
+const DF_INPUT = { cluster: CLUSTERS_QUERY, type: TYPES };
 
 /** `GET /list/:cluster/df`, among one cluster's lists; `docklens df <cluster>` is `df`'s. */
 export const clusterDiskUsage: Operation = {
-  route: {
+  route: defineRoute({
     path: "/list/:cluster/df",
     summary:
       "A cluster's disk usage as docker system df shows it, and the engine's /system/df body",
@@ -138,29 +87,29 @@ export const clusterDiskUsage: Operation = {
     run: async (params, context) =>
       (await diskUsageCore()).readDiskUsage(params.cluster!, {
         ...context,
-        types: await typesOf(context),
+        types: context.input.type ?? [],
       }),
-  },
+  }),
 };
 
 /** The across-cluster operations of many containers at once, and every cluster's disk usage. */
 export const SELECTION_OPERATIONS: Operation[] = [
   {
-    route: {
+    route: defineRoute({
       path: "/list/df",
       summary:
         "The disk usage of every cluster (or of those named); clusters that failed in errors",
       schema: "AllDiskUsage",
       schemas: { AllDiskUsage: SELECTION_SCHEMAS.AllDiskUsage },
       errors: ACROSS_ERRORS,
-      query: { cluster: CLUSTERS_QUERY, type: TYPES },
+      query: DF_INPUT,
       run: async (_, context) =>
         (await diskUsageCore()).readAllDiskUsage({
           ...context,
-          clusters: context.lists.cluster ?? [],
-          types: await typesOf(context),
+          clusters: context.input.cluster ?? [],
+          types: context.input.type ?? [],
         }),
-    },
+    }),
     command: defineCommand({
       name: ["df"],
       description: "show the disk usage of a cluster, or of every cluster, like docker system df",
@@ -170,7 +119,8 @@ export const SELECTION_OPERATIONS: Operation[] = [
         {
           flags: "--type <kind>",
           description: `only this kind, repeatable (${DISK_USAGE_TYPES.join(", ")})`,
-          parse: (value: string, all: string[] = []) => [...all, value],
+          parse: collect,
+          field: "type",
         },
       ],
       examples: [
@@ -178,9 +128,10 @@ export const SELECTION_OPERATIONS: Operation[] = [
         ["docklens df prod -v"],
         ["docklens df --type volume --json | jq '.clusters[].summary'"],
       ],
-      call: async ([clusters], options, coreOptions) => {
-        const { parseDiskUsageTypes, readAllDiskUsage, readDiskUsage } = await diskUsageCore();
-        const types = parseDiskUsageTypes(options.type ?? []);
+      input: DF_INPUT,
+      call: async ([clusters], options, coreOptions, input) => {
+        const { readAllDiskUsage, readDiskUsage } = await diskUsageCore();
+        const types = input.type ?? [];
         // One cluster mirrors /list/:cluster/df; none or several, /list/df.
         if (clusters.length !== 1) return readAllDiskUsage({ ...coreOptions, clusters, types });
         const body = await readDiskUsage(clusters[0]!, { ...coreOptions, types });
@@ -190,12 +141,11 @@ export const SELECTION_OPERATIONS: Operation[] = [
         const { id, name } = resolveCluster(clusters[0]!, coreOptions);
         return { ...body, cluster: { id, name } };
       },
-      view: (render, options) => render.diskUsageView(Boolean(options.verbose)),
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/logs",
       summary:
         "The logs of a selection of containers merged in time order, each line tagged; " +
@@ -206,53 +156,34 @@ export const SELECTION_OPERATIONS: Operation[] = [
         MergedLogItem: SELECTION_SCHEMAS.MergedLogItem,
       },
       errors: ACROSS_ERRORS,
-      query: {
-        ...SELECTION_QUERY,
-        tail: { kind: "tail", description: "Last lines of each container, or all (default 100)" },
-        ...LOG_RANGE_QUERY,
-        follow: {
-          kind: "boolean",
-          description: "Stream the lines as NDJSON, merged through a 200 ms reorder window",
-        },
-        grep: {
-          kind: "pattern",
-          description: "A regular expression (RE2 syntax) a line must match",
-          maxLength: 256,
-        },
-      },
+      query: MERGED_LOGS_INPUT,
       ndjson: { when: "follow", schema: "MergedLogItem" },
       run: async (_, context) => {
-        const { options, rest } = await selectionOf(context);
-        const { parseMergedLogsQuery, readMergedLogs } =
-          await import("../core/containers/merged-logs.ts");
-        const query = parseMergedLogsQuery(rest);
-        if (!query.follow) return readMergedLogs({ ...options, query });
+        const options = { ...selectionOf(context), query: mergedLogsQuery(context.input) };
+        if (!context.input.follow)
+          return (await import("../core/containers/merged-logs.ts")).readMergedLogs(options);
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
-        return new Streamed(await followMergedLogs({ ...options, query }));
+        return new Streamed(await followMergedLogs(options));
       },
-    },
+    }),
   },
   {
-    route: {
+    route: defineRoute({
       path: "/stats",
       summary:
         "One stats sample of every running container of a selection; NDJSON rounds with stream=true",
       schema: "AllStats",
       schemas: { AllStats: SELECTION_SCHEMAS.AllStats },
       errors: ACROSS_ERRORS,
-      query: {
-        ...SELECTION_QUERY,
-        stream: { kind: "boolean", description: "A round about every second, as NDJSON" },
-      },
+      query: ALL_STATS_INPUT,
       ndjson: { when: "stream", schema: "AllStats" },
       run: async (_, context) => {
-        const { options } = await selectionOf(context);
-        const { parseBoolean } = await import("../core/query.ts");
+        const options = selectionOf(context);
         const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
-        return parseBoolean("stream", context.query.stream, false)
+        return context.input.stream
           ? new Streamed(await streamAllStats(options))
           : readAllStats(options);
       },
-    },
+    }),
   },
 ];

@@ -22,7 +22,6 @@ const config: Operation = {
     ],
     call: async (_, __, coreOptions) =>
       (await import("../core/clusters/clusters.ts")).describeConfig(coreOptions),
-    view: (render) => render.configView,
   }),
 };
 
@@ -52,20 +51,8 @@ const index: Operation = {
       ["docklens detail image local local/busybox:1"],
     ],
     call: detailIndex,
-    // People type commands: the body (`--json`) is the route index, the table the commands.
-    view: () => () => usageLines(DETAIL_COMMANDS),
   }),
 };
-
-/** Each command as it is typed, `docklens detail container <cluster> <container>`, and what it does. */
-function usageLines(commands: readonly AnyCommandSpec[]): string {
-  const lines = commands.map((spec) => [
-    ["docklens", ...spec.name, ...(spec.args ?? []).map(([name]) => name)].join(" "),
-    spec.description,
-  ]);
-  const width = Math.max(...lines.map(([usage]) => usage!.length));
-  return lines.map(([usage, what]) => `${usage!.padEnd(width)}   ${what}`).join("\n");
-}
 
 /** Every operation, in the order of the route table (docs/http-interface.md, "Routes"). */
 export const OPERATIONS: Operation[] = [

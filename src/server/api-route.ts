@@ -1,7 +1,8 @@
 // What a route of the HTTP interface is, as the server serves it: the server, the OpenAPI
 // document and the tests read the table of them in routes.ts.
 import type { RouteContext, RouteSpec } from "../operations/route.ts";
-import type { QueryParam } from "./query-params.ts";
+import type { InputDecl } from "../operations/input.ts";
+import type { QueryParam } from "../operations/input-schema.ts";
 
 export { Streamed, type RouteContext } from "../operations/route.ts";
 
@@ -20,6 +21,8 @@ export class Text {
 export interface ApiRoute extends Omit<RouteSpec, "query" | "run"> {
   /** Query parameters it reads, and what each takes; any other is `INVALID_QUERY`. Unset: the query is ignored. */
   query?: Record<string, QueryParam>;
+  /** The operation's input, which the query is decoded into (operations/input.ts). */
+  input?: InputDecl;
   /** Request headers it reads beyond `Authorization` (`Last-Event-ID` of `/events`), for the document. */
   headers?: Record<string, QueryParam>;
   /** The body is text of this content type, not JSON. */

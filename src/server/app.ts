@@ -13,15 +13,14 @@ import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
-import { checkQueryNames } from "../core/query.ts";
 import { sinceLastEvent } from "../core/clusters/events.ts";
-import { matchRoute, parseQuery } from "./match.ts";
+import { checkQueryNames, matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
 import { createMetrics } from "./metrics.ts";
 import { Streamed, Text, type ApiRoute } from "./api-route.ts";
 import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
-import { checkBounds } from "./query-params.ts";
+import { decode } from "../operations/decode.ts";
 import { ALLOW } from "./refusals.ts";
 import { formatRequestLog, loggedTarget, type RequestLog } from "./request-log.ts";
 import { createExposure } from "./exposure.ts";
@@ -222,19 +221,20 @@ export function createApp(options: CreateAppOptions): App {
       );
       if (route.query && !route.otherQueryIgnored)
         checkQueryNames({ ...query, ...lists }, Object.keys(route.query));
-      checkBounds(lists, route.query ?? {});
       // An EventSource that reconnects sends back the id of the last event it had: it resumes
       // after that event, whatever `since` its URL (the same as the first time) says.
       const lastEventId = event.node.req.headers["last-event-id"];
       if (route.headers?.["Last-Event-ID"] && typeof lastEventId === "string")
         query.since = sinceLastEvent(lastEventId);
+      // The one place a request becomes the operation's input; the handler gets it typed.
+      const input = route.input ? decode(route.input, { ...query, ...lists }) : {};
       // Counted before any engine stream opens; the client's token, else its address.
-      if (streams(route, query))
+      if (streams(route, input))
         openStream(access?.token ?? `@${event.node.req.socket.remoteAddress}`, event.node.res);
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
       const result = await keepCause(() =>
-        route.run(params, { fleet, signal, showSecrets, query, lists }),
+        route.run(params, { fleet, signal, showSecrets, input }),
       );
       if (result instanceof Text) return sendText(event, result.body, result.contentType);
       return result instanceof Streamed

@@ -1,5 +1,17 @@
 import { DocklensError } from "../core/errors.ts";
-import type { QueryInput } from "../core/query.ts";
+
+/** Query parameters as they arrive: one value per name. */
+export type QueryInput = Record<string, string | undefined>;
+
+/** Refuse any parameter a route does not know, so that a typo is an error, not ignored. */
+export function checkQueryNames(query: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(query).filter((name) => !known.includes(name));
+  if (unknown.length)
+    throw new DocklensError(
+      "INVALID_QUERY",
+      `unknown query parameter ${JSON.stringify(unknown[0])}; known: ${known.join(", ")}`,
+    );
+}
 
 /** A route pattern with `:name` segments; with `rest`, the last one takes the rest of the path. */
 export interface Pattern {

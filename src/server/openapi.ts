@@ -1,38 +1,8 @@
 import { statusOf, type ErrorCode } from "../core/errors.ts";
-import { IMAGE_REFERENCE_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../core/names.ts";
-import { unanchored } from "../core/query.ts";
 import type { ApiRoute } from "./api-route.ts";
+import { PATH_PARAMS } from "../operations/path-params.ts";
 import { ref, type Schema } from "../operations/schema.ts";
-import { SCHEMAS } from "./openapi-schemas.ts";
-
-/** `^a$` and `^b$` as `^(?:a|b)$`: one pattern for a parameter that takes several forms. */
-const anyOf = (...patterns: RegExp[]) => `^(?:${patterns.map(unanchored).join("|")})$`;
-const name = { type: "string", pattern: NAME_PATTERN.source, maxLength: MAX_NAME_LENGTH };
-const clusterRef = {
-  type: "string",
-  pattern: anyOf(/^\d{1,15}$/, NAME_PATTERN),
-  maxLength: MAX_NAME_LENGTH,
-};
-
-/** Path parameters: what each names, and exactly what the server accepts of it. */
-const PARAMS: Record<string, { description: string; schema: Schema }> = {
-  cluster: { description: "Cluster name, or id when made only of digits", schema: clusterRef },
-  clusterid: { description: "Cluster id, or name", schema: clusterRef },
-  containerName: {
-    description: "Container name (with or without its leading /), full id, or unique id prefix",
-    schema: {
-      type: "string",
-      pattern: anyOf(/^\/?[a-zA-Z0-9][a-zA-Z0-9_.-]*$/),
-      maxLength: MAX_NAME_LENGTH + 1,
-    },
-  },
-  imageName: {
-    description: "Image reference, raw (local/busybox:1) or percent-encoded, or id (sha256:…)",
-    schema: { type: "string", pattern: anyOf(IMAGE_REFERENCE_PATTERN), maxLength: MAX_NAME_LENGTH },
-  },
-  volumeName: { description: "Volume name", schema: name },
-  networkName: { description: "Network name or id", schema: name },
-};
+import { SCHEMAS } from "../operations/body-schemas.ts";
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiOptions {
@@ -83,7 +53,12 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
       operationId: `${method}${route.path.replace(/[/:.](\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, "")}`,
       summary: route.summary,
       parameters: [
-        ...params.map((param) => ({ name: param, in: "path", required: true, ...PARAMS[param]! })),
+        ...params.map((param) => ({
+          name: param,
+          in: "path",
+          required: true,
+          ...PATH_PARAMS[param]!,
+        })),
         ...Object.entries(route.query ?? {}).map(
           ([param, { description, schema, repeatable }]) => ({
             name: param,

@@ -1,7 +1,7 @@
 // The route table of the server, made of the operation entries (operations/table.ts): each
 // entry's route with its query parameters as the OpenAPI document and the checks take them.
 import type { ApiRoute } from "./api-route.ts";
-import { queryParam, type QueryParam } from "./query-params.ts";
+import { queryParam, type QueryParam } from "../operations/input-schema.ts";
 import { EVENT_ID } from "../core/clusters/events.ts";
 import { routesOf } from "../operations/operation.ts";
 import { OPERATIONS } from "../operations/table.ts";
@@ -23,6 +23,7 @@ export const API_ROUTES: ApiRoute[] = routesOf(OPERATIONS).map(({ query, ...rout
   ...(route.path === "/events" ? { headers: { "Last-Event-ID": LAST_EVENT_ID } } : {}),
   ...(query
     ? {
+        input: query,
         query: Object.fromEntries(
           Object.entries(query).map(([name, decl]) => [name, queryParam(decl)]),
         ),

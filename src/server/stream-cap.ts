@@ -2,16 +2,15 @@
 // every engine stream of a cluster and starve the others.
 import type { ServerResponse } from "node:http";
 import { DocklensError } from "../core/errors.ts";
-import type { QueryInput } from "../core/query.ts";
 import type { ApiRoute } from "./api-route.ts";
 
 /** Streams one client may hold open unless told: a quarter of a cluster's engine stream pool. */
 export const MAX_STREAMS = 64;
 
-/** Whether a request of `route` with `query` streams (its `ndjson` says when). */
-export function streams(route: ApiRoute, query: QueryInput): boolean {
+/** Whether a request of `route` with its decoded `input` streams (its `ndjson` says when). */
+export function streams(route: ApiRoute, input: Record<string, unknown>): boolean {
   const when = route.ndjson?.when;
-  return when === "always" || (when !== undefined && /^(true|1)$/.test(query[when] ?? ""));
+  return when === "always" || (when !== undefined && input[when] === true);
 }
 
 /**

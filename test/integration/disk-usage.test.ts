@@ -83,7 +83,10 @@ describe("disk usage", () => {
   });
 
   it("refuses a kind it does not know", async () => {
-    const { parseDiskUsageTypes } = await import("../../src/core/clusters/disk-usage.ts");
-    expect(() => parseDiskUsageTypes(["images"])).toThrow(/type: expected image, container/);
+    const { decode } = await import("../../src/operations/decode.ts");
+    const { clusterDiskUsage } = await import("../../src/operations/selection.ts");
+    expect(() => decode(clusterDiskUsage.route!.query!, { type: ["images"] })).toThrow(
+      /type: expected image, container/,
+    );
   });
 });

@@ -1,8 +1,9 @@
-// The OpenAPI schemas of the response bodies (src/server/openapi-schemas.ts) and the body types
+// The OpenAPI schemas of the response bodies (src/operations/body-schemas.ts) and the body types
 // the library publishes (src/index.ts) are one contract: json-schema-to-ts derives a type from
 // each schema, and the compiler checks (npm run typecheck) that every body the published type
-// allows is one the schema accepts. A field made optional in one but not the other, a number
-// documented as a string, an enum value missing: each fails to compile.
+// allows is one the schema accepts, and (but for the schemas still Loose) that every body the
+// schema accepts is one the type allows. A field made optional in one but not the other, a
+// number documented as a string, an enum value missing: each fails to compile.
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type {
@@ -37,10 +38,12 @@ import type {
   ReadMergedLogsResult,
   ListAlertsResult,
 } from "../../src/index.ts";
-import { ALERTS_SCHEMAS } from "../../src/operations/alerts.ts";
-import { SELECTION_SCHEMAS } from "../../src/operations/selection.ts";
-import { WATCH_SCHEMAS } from "../../src/operations/watch.ts";
-import { SCHEMAS } from "../../src/server/openapi-schemas.ts";
+import {
+  ALERTS_SCHEMAS,
+  SCHEMAS,
+  SELECTION_SCHEMAS,
+  WATCH_SCHEMAS,
+} from "../../src/operations/body-schemas.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
 type Schemas = typeof SCHEMAS &
@@ -105,10 +108,32 @@ const UNCHECKED = ["EventLine"];
 
 /** Every published body is one its schema accepts. */
 type Conforms = { [N in keyof Published]: Published[N] extends Body<N> ? true : N };
+/**
+ * Not yet checked this way: schemas that accept bodies their published type does not allow,
+ * mostly the engine's bodies passed through (a container's, an image's, a network's), whose
+ * schemas name fewer fields, or fields less strictly, than engine-types.ts does.
+ */
+type Loose =
+  | "AllContainerList"
+  | "AllImageList"
+  | "ClusterList"
+  | "ContainerDetail"
+  | "ContainerList"
+  | "ContainerWatchLine"
+  | "ImageDetail"
+  | "ImageList"
+  | "MergedLogItem"
+  | "Network"
+  | "NetworkList";
+/** Every body its schema accepts is one the published type allows: no schema looser than its type. */
+type Tight = {
+  [N in Exclude<keyof Published, Loose>]: Body<N> extends Published[N] ? true : N;
+};
 
 describe("the body schemas and the published body types", () => {
   it("agree, by the compiler", () => {
     expectTypeOf<Conforms[keyof Conforms]>().toEqualTypeOf<true>();
+    expectTypeOf<Tight[keyof Tight]>().toEqualTypeOf<true>();
   });
 
   it("cover the body of every route", () => {

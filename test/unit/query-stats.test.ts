@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseLogsQuery } from "../../src/core/containers/logs.ts";
 import { checkImageReference } from "../../src/core/names.ts";
-import { parseTime } from "../../src/core/query.ts";
+import { parseTime } from "../../src/operations/time.ts";
 import { summarizeStats, type EngineStats } from "../../src/core/containers/stats.ts";
 import { matchRoute, parseQuery } from "../../src/server/match.ts";
 
@@ -51,78 +50,6 @@ describe("parseTime", () => {
   ])("rejects %j", (value) => {
     expect(() => parseTime("since", value, NOW)).toThrow(
       expect.objectContaining({ code: "INVALID_QUERY" }),
-    );
-  });
-});
-
-describe("parseLogsQuery", () => {
-  it("has the documented defaults of the logs route", () => {
-    expect(parseLogsQuery({}, NOW)).toEqual({
-      tail: 100,
-      stream: "both",
-      timestamps: false,
-      follow: false,
-    });
-  });
-
-  it("reads every parameter", () => {
-    expect(
-      parseLogsQuery(
-        {
-          tail: "all",
-          since: "10m",
-          until: "1763700000",
-          stream: "stderr",
-          timestamps: "1",
-          follow: "true",
-        },
-        NOW,
-      ),
-    ).toEqual({
-      tail: "all",
-      since: NOW / 1000 - 600,
-      until: 1763700000,
-      stream: "stderr",
-      timestamps: true,
-      follow: true,
-    });
-  });
-
-  it.each([
-    { tail: "-1" },
-    { tail: "1.5" },
-    { tail: "" },
-    { stream: "all" },
-    { timestamps: "y" },
-    { follow: "2" },
-    { follow: "" },
-    { follow: "yes" },
-    { follow: "TRUE" },
-    { follow: "on" },
-    { other: "1" },
-  ])("rejects %j", (query) => {
-    expect(() => parseLogsQuery(query, NOW)).toThrow(
-      expect.objectContaining({ code: "INVALID_QUERY", status: 400 }),
-    );
-  });
-
-  it("takes booleans by one rule: true or 1, false or 0", () => {
-    for (const [value, expected] of [
-      ["true", true],
-      ["1", true],
-      ["false", false],
-      ["0", false],
-    ] as const) {
-      expect(parseLogsQuery({ follow: value }, NOW).follow).toBe(expected);
-    }
-  });
-
-  it("names the parameter in the error, for the CLI to name its flag instead", () => {
-    expect(() => parseLogsQuery({ tail: "x" }, NOW)).toThrow(
-      expect.objectContaining({
-        param: "tail",
-        message: 'tail: expected a number of lines or "all", got "x"',
-      }),
     );
   });
 });

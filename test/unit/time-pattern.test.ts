@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTime } from "../../src/core/query.ts";
-import { queryParam } from "../../src/server/query-params.ts";
+import { parseTime } from "../../src/operations/time.ts";
+import { queryParam } from "../../src/operations/input-schema.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 /** The pattern the OpenAPI document gives `since` and `until`, read as a JSON Schema validator reads it. */

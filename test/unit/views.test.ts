@@ -293,3 +293,12 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
     );
   });
 });
+
+describe("the CLI's table of views (cli/views.ts)", () => {
+  it("has a view for each command that makes a core call, and none for another", async () => {
+    const { VIEWS } = await import("../../src/cli/views.ts");
+    const { OPERATION_COMMANDS } = await import("../../src/operations/table.ts");
+    const ids = OPERATION_COMMANDS.filter((spec) => spec.call).map((spec) => spec.name.join(" "));
+    expect(Object.keys(VIEWS).sort()).toEqual([...ids].sort());
+  });
+});

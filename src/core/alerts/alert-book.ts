@@ -4,7 +4,7 @@
 // So a burst of 1,000 matching lines is one notice, and a flapping container is not a storm.
 import { createHash } from "node:crypto";
 import type { ClusterRef } from "../engine/across-clusters.ts";
-import type { AlertTrigger } from "../config/alerts-schema.ts";
+import type { AlertTrigger } from "../config/alert-triggers.ts";
 
 /** An alert as `GET /alerts` and the receivers get it (README, "Alerts"). */
 export interface Alert {

@@ -1,7 +1,7 @@
 // Alerting in serve: the config's rules followed by the watchers (events, not polling, for the
 // state rules), their alerts kept in an AlertBook, each change told to the rule's receivers
 // through the delivery queues, one per receiver.
-import type { AlertTrigger } from "../config/alerts-schema.ts";
+import type { AlertTrigger } from "../config/alert-triggers.ts";
 import { fleetAcrossReads, type CoreOptions, type Fleet } from "../engine/fleet.ts";
 import { AlertBook, alertId, type Alert, type AlertNotice } from "./alert-book.ts";
 import { createDelivery, type Delivery, type DeliveryOptions } from "./delivery.ts";

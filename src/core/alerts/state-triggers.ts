@@ -1,7 +1,7 @@
 // The rules on a container's state, read two ways: from an engine event as it comes (serve), and
 // from a container list (serve's first list and after a gap; `docklens alerts`).
 import type { EngineEvent } from "../hub/event-hub.ts";
-import type { AlertTrigger } from "../config/alerts-schema.ts";
+import type { AlertTrigger } from "../config/alert-triggers.ts";
 
 /** The triggers on one container's state. */
 export const STATE_TRIGGERS: ReadonlySet<AlertTrigger> = new Set([

@@ -8,7 +8,6 @@ import {
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import { apiAtLeast, readEngineVersion } from "../engine/engine-version.ts";
 import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
-import { invalidQuery } from "../query.ts";
 
 /** The kinds `/system/df` reports, as its `type` parameter names them. */
 export const DISK_USAGE_TYPES = ["image", "container", "volume", "build-cache"] as const;
@@ -102,22 +101,6 @@ export async function readAllDiskUsage(
     diskUsageOf(config, options),
   );
   return { clusters: results.map(({ cluster, value }) => ({ cluster, ...value })), errors };
-}
-
-/** Check `type` values of the query (repeatable) against the kinds `/system/df` knows. * @example
- * ```ts
- * const types = parseDiskUsageTypes(["image", "build-cache"]);
- * console.log(types);
- * ```
- */
-export function parseDiskUsageTypes(values: readonly string[]): DiskUsageType[] {
-  for (const value of values)
-    if (!(DISK_USAGE_TYPES as readonly string[]).includes(value))
-      invalidQuery(
-        "type",
-        `expected ${DISK_USAGE_TYPES.join(", ")}, got ${JSON.stringify(value.slice(0, 40))}`,
-      );
-  return [...new Set(values)] as DiskUsageType[];
 }
 
 async function diskUsageOf(

@@ -3,21 +3,7 @@
 // check (filters, cluster references) is checked when the rules start (core/alerts/rule-scope.ts).
 import { z } from "zod/mini";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
-
-/** What a rule triggers on (README, "Alerts"). */
-export const ALERT_TRIGGERS = [
-  "exited",
-  "oom",
-  "unhealthy",
-  "restarting",
-  "engine-down",
-  "log",
-  "cpu",
-  "memory",
-  "drift",
-  "missing",
-] as const;
-export type AlertTrigger = (typeof ALERT_TRIGGERS)[number];
+import { ALERT_TRIGGERS, type AlertTrigger } from "./alert-triggers.ts";
 
 /** The kinds of receiver, each a POST to a URL the config holds. */
 export const RECEIVER_KINDS = ["webhook", "alertmanager", "slack", "discord", "ntfy"] as const;

@@ -10,7 +10,7 @@ import { compileGrep } from "./grep.ts";
 import { followContainerLogs } from "./logs.ts";
 import {
   containerRef,
-  parseMergedLogsQuery,
+  MERGED_LOGS_DEFAULTS,
   tagged,
   type MergedLogLine,
   type MergedLogsOptions,
@@ -73,7 +73,7 @@ const TICK_MS = 50;
 export async function followMergedLogs(
   options: FollowMergedLogsOptions,
 ): Promise<AsyncGenerator<Item>> {
-  const query = { ...parseMergedLogsQuery({}), ...options.query, follow: true };
+  const query = { ...MERGED_LOGS_DEFAULTS, ...options.query, follow: true };
   const matches = query.grep === undefined ? undefined : await compileGrep(query.grep);
   const { containers, errors } = await selectContainers(options);
   const controller = new AbortController();

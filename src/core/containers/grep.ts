@@ -1,4 +1,4 @@
-import { invalidQuery } from "../query.ts";
+import { invalidInput } from "../errors.ts";
 
 /** Longest `grep` pattern taken: a pattern is compiled per request, and its automaton grows with it. */
 export const MAX_GREP_LENGTH = 256;
@@ -12,13 +12,13 @@ export const MAX_GREP_LENGTH = 256;
  */
 export async function compileGrep(pattern: string): Promise<(text: string) => boolean> {
   if (pattern.length > MAX_GREP_LENGTH)
-    invalidQuery("grep", `expected a pattern of at most ${MAX_GREP_LENGTH} characters`);
+    invalidInput("grep", `expected a pattern of at most ${MAX_GREP_LENGTH} characters`);
   const { RE2JS } = await import("re2js");
   let compiled: InstanceType<typeof RE2JS>;
   try {
     compiled = RE2JS.compile(pattern);
   } catch (error) {
-    invalidQuery(
+    invalidInput(
       "grep",
       `expected a regular expression (RE2 syntax): ${(error as Error).message.slice(0, 120)}`,
     );

@@ -4,14 +4,6 @@ import { findContainer, type ContainerTarget, type ContainerRef } from "./contai
 import { callEngine, dialEngine } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { decodeOutput, type OutputLine } from "./container-output.ts";
-import {
-  checkQueryNames,
-  invalidQuery,
-  parseBoolean,
-  parseChoice,
-  parseTime,
-  type QueryInput,
-} from "../query.ts";
 import { DocklensError } from "../errors.ts";
 import { fleetHubOptions, type CoreOptions } from "../engine/fleet.ts";
 import { followSharedLogs } from "./shared-logs.ts";
@@ -54,37 +46,17 @@ export interface ReadLogsResult {
   lines: OutputLine[];
 }
 
-const DEFAULT_TAIL = 100;
+/** What a read of logs takes when a field is not given (docs/http-interface.md). */
+export const LOGS_DEFAULTS: LogsQuery = {
+  tail: 100,
+  stream: "both",
+  timestamps: false,
+  follow: false,
+};
 /** What the engine stream serve's followers of a container share asks: new lines, with times. */
 const LIVE: LogsQuery = { tail: 0, stream: "both", timestamps: true, follow: true };
 /** A number of lines, or `all`. */
 export const TAIL = /^(\d{1,9}|all)$/;
-const QUERY_NAMES = ["tail", "since", "until", "stream", "timestamps", "follow"] as const;
-
-/**
- * Check the query of `.../logs`; anything malformed or unknown is `INVALID_QUERY`.
- * @example
- * ```ts
- * const query = parseLogsQuery({ tail: "20", since: "10m" });
- * ```
- */
-export function parseLogsQuery(query: QueryInput, now: number = Date.now()): LogsQuery {
-  checkQueryNames(query, QUERY_NAMES);
-  const { tail = String(DEFAULT_TAIL), since, until } = query;
-  if (!TAIL.test(tail))
-    invalidQuery(
-      "tail",
-      `expected a number of lines or "all", got ${JSON.stringify(tail.slice(0, 40))}`,
-    );
-  return {
-    tail: tail === "all" ? "all" : Number(tail),
-    ...(since !== undefined ? { since: parseTime("since", since, now) } : {}),
-    ...(until !== undefined ? { until: parseTime("until", until, now) } : {}),
-    stream: parseChoice("stream", query.stream, ["stdout", "stderr", "both"] as const, "both"),
-    timestamps: parseBoolean("timestamps", query.timestamps, false),
-    follow: parseBoolean("follow", query.follow, false),
-  };
-}
 
 /**
  * The lines a container logged: `tail` (default 100), `since`, `until`, `stream`, `timestamps`.
@@ -93,7 +65,7 @@ export function parseLogsQuery(query: QueryInput, now: number = Date.now()): Log
  * ```ts
  * const { lines } = await readContainerLogs(
  *   { cluster: "prod", name: "web" },
- *   { fleet, query: parseLogsQuery({ tail: "20" }) },
+ *   { fleet, query: { tail: 20 } },
  * );
  * ```
  */
@@ -102,7 +74,7 @@ export async function readContainerLogs(
   options: LogsOptions,
 ): Promise<ReadLogsResult> {
   const target = await findContainer(input, options);
-  const query = { ...parseLogsQuery({}), ...options.query, follow: false };
+  const query = { ...LOGS_DEFAULTS, ...options.query, follow: false };
   const maxBytes = options.maxBytes ?? MAX_LOG_BYTES;
   const lines = await callEngine(
     target.cluster,
@@ -135,7 +107,7 @@ export async function readContainerLogs(
  * the lines to the end or abort `options.signal`: either closes the engine stream.
  * @example
  * ```ts
- * const query = parseLogsQuery({ follow: "true" });
+ * const query = { tail: 10 };
  * for await (const line of await followContainerLogs({ cluster: "prod", name: "web" }, { fleet, query }))
  *   console.log(line.text);
  * ```
@@ -145,7 +117,7 @@ export async function followContainerLogs(
   options: LogsOptions,
 ): Promise<AsyncGenerator<OutputLine>> {
   const target = await findContainer(input, options);
-  const query = { ...parseLogsQuery({}), ...options.query, follow: true };
+  const query = { ...LOGS_DEFAULTS, ...options.query, follow: true };
   // Serve's followers of a container share one engine stream; an `until` follow ends on its own.
   if (fleetHubOptions(options.fleet).live && query.until === undefined)
     return followSharedLogs(target, query, options, (docker, live, signal) =>

@@ -1,9 +1,8 @@
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import { DocklensError, isDocklensError } from "../errors.ts";
-import { checkQueryNames, type QueryInput } from "../query.ts";
 import type { OutputLine } from "./container-output.ts";
 import { compileGrep } from "./grep.ts";
-import { MAX_LOG_BYTES, parseLogsQuery, readContainerLogs, type LogsQuery } from "./logs.ts";
+import { LOGS_DEFAULTS, MAX_LOG_BYTES, readContainerLogs, type LogsQuery } from "./logs.ts";
 import { compareTimes, timeKey } from "./reorder.ts";
 import {
   selectContainers,
@@ -42,23 +41,10 @@ export interface ReadMergedLogsResult {
   errors: SelectionError[];
 }
 
-const QUERY_NAMES = ["tail", "since", "until", "stream", "follow", "grep"] as const;
-
-/**
- * Check the query of `GET /logs` beside its selection (`cluster`, `filter`, `project`, which the
- * caller reads): `tail` (per container), `since`, `until`, `stream`, `follow`, `grep`.
- * @example
- * ```ts
- * const query = parseMergedLogsQuery({ tail: "50", since: "10m", grep: "timeout" });
- * console.log(query.tail, query.since);
- * ```
- */
-export function parseMergedLogsQuery(query: QueryInput, now: number = Date.now()): MergedLogsQuery {
-  checkQueryNames(query, QUERY_NAMES);
-  const { grep, ...logs } = query;
-  const { timestamps: _, ...parsed } = parseLogsQuery(logs, now);
-  return { ...parsed, ...(grep !== undefined ? { grep } : {}) };
-}
+/** What merged logs take when a field is not given: those of one container's logs. */
+export const MERGED_LOGS_DEFAULTS: MergedLogsQuery = (({ timestamps: _, ...rest }) => rest)(
+  LOGS_DEFAULTS,
+);
 
 /**
  * The lines of every container of the selection (see selectContainers; stopped ones too), `tail`
@@ -73,7 +59,7 @@ export function parseMergedLogsQuery(query: QueryInput, now: number = Date.now()
  * ```
  */
 export async function readMergedLogs(options: MergedLogsOptions): Promise<ReadMergedLogsResult> {
-  const query = { ...parseMergedLogsQuery({}), ...options.query, follow: false };
+  const query = { ...MERGED_LOGS_DEFAULTS, ...options.query, follow: false };
   const matches = query.grep === undefined ? undefined : await compileGrep(query.grep);
   const { containers, errors } = await selectContainers(options);
   const share = Math.floor((options.maxBytes ?? MAX_LOG_BYTES) / Math.max(1, containers.length));

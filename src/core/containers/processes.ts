@@ -1,7 +1,6 @@
 import { findContainer, type ContainerRef } from "./containers.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
-import { DocklensError } from "../errors.ts";
-import { invalidQuery } from "../query.ts";
+import { DocklensError, invalidInput } from "../errors.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 import { printsEnvironment } from "./ps-args.ts";
 import { redactText } from "./secrets.ts";
@@ -51,13 +50,13 @@ export async function listProcesses(
 ): Promise<ListProcessesResult> {
   const psArgs = options.psArgs ?? DEFAULT_PS_ARGS;
   if (!PS_ARGS.test(psArgs))
-    invalidQuery(
+    invalidInput(
       "ps_args",
       `expected ps options such as -ef or "-o pid,comm", got ${JSON.stringify(psArgs.slice(0, 40))}`,
     );
   const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
   if (!showSecrets && printsEnvironment(psArgs))
-    invalidQuery(
+    invalidInput(
       "ps_args",
       `${JSON.stringify(psArgs)} would print each process's environment (ps's BSD option e), ` +
         "where secrets are; leave e out, or show secrets (showSecrets)",

@@ -1,8 +1,7 @@
 import type { AcrossClustersOptions, ClusterError, ClusterRef } from "../engine/across-clusters.ts";
 import type { EngineFilters } from "../engine/filters.ts";
-import { DocklensError } from "../errors.ts";
+import { DocklensError, invalidInput } from "../errors.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
-import { invalidQuery } from "../query.ts";
 import { listAllContainers, listContainers, type ContainerItem } from "./containers.ts";
 import { projectOf } from "./projects.ts";
 
@@ -109,7 +108,7 @@ function identity(item: ContainerItem): Omit<SelectedContainer, "cluster"> {
 /** A project name as compose and stacks write them. */
 function checkProject(project: string | undefined): void {
   if (project !== undefined && (project.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(project)))
-    invalidQuery(
+    invalidInput(
       "project",
       `expected a compose project or stack name, got ${JSON.stringify(project.slice(0, 40))}`,
     );

@@ -1,5 +1,9 @@
 import type { StatusErrors } from "./engine.ts";
-import { BOOLEAN_VALUES, invalidQuery, unanchored } from "../query.ts";
+import { invalidInput } from "../errors.ts";
+import { unanchored } from "../names.ts";
+
+/** The values docker takes for a boolean, and nothing else: one rule for filters and inputs. */
+export const BOOLEAN_VALUES = ["true", "false", "1", "0"] as const;
 import type { CoreOptions } from "./fleet.ts";
 import type { FilterKey, FilterKind } from "../filter-keys.ts";
 
@@ -105,21 +109,21 @@ export function parseFilters(
     const key = eq === -1 ? entry : entry.slice(0, eq);
     const value = entry.slice(eq + 1);
     if (!Object.hasOwn(keys, key)) {
-      invalidQuery(
+      invalidInput(
         "filter",
         `unknown filter ${JSON.stringify(key.slice(0, 40))} for ${kind}; known: ${Object.keys(keys).join(", ")}`,
       );
     }
     if (eq === -1 || value === "")
-      invalidQuery("filter", `expected ${key}=value, got ${JSON.stringify(entry.slice(0, 60))}`);
+      invalidInput("filter", `expected ${key}=value, got ${JSON.stringify(entry.slice(0, 60))}`);
     const allowed = keys[key];
     if (allowed && !allowed.includes(value))
-      invalidQuery(
+      invalidInput(
         "filter",
         `${key}: expected ${allowed.join(", ")}, got ${JSON.stringify(value.slice(0, 40))}`,
       );
     if (key === "exited" && !EXIT_CODE.test(value))
-      invalidQuery(
+      invalidInput(
         "filter",
         `exited: expected an exit code, got ${JSON.stringify(value.slice(0, 40))}`,
       );

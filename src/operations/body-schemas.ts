@@ -1,7 +1,8 @@
-// The JSON Schemas of the response bodies, for the OpenAPI document (openapi.ts), with those an
-// operation entry declares for a body of its own. They keep their literal types, so that a test
-// derives the body types from them (json-schema-to-ts) and checks the library's published body
-// types against them (test/unit/body-schemas.test.ts).
+// The JSON Schemas of every response body, in one place: the OpenAPI document's components
+// (server/openapi.ts) are these, the bodies of the many-container routes among them. They keep
+// their literal types, so that a test derives the body types from them (json-schema-to-ts) and
+// checks them both ways against the library's published body types (test/unit/body-schemas.test.ts).
+import { ALERT_TRIGGERS } from "../core/config/alert-triggers.ts";
 import { ERROR_CODES } from "../core/errors.ts";
 import {
   arrayOf,
@@ -17,7 +18,7 @@ import {
   stringMap,
   type Keys,
   type Schema,
-} from "../operations/schema.ts";
+} from "./schema.ts";
 
 const SOURCE = {
   type: "string",
@@ -269,3 +270,121 @@ export const SCHEMAS = {
     ],
   },
 } as const satisfies Record<string, Schema>;
+
+const container = closed({ id: str, name: str });
+/** A cluster, or (with `container`) a container, that could not be read. */
+const selectionError = closed({ cluster: ref("ClusterRef"), container, error: ref("ErrorBody") }, [
+  "cluster",
+  "error",
+]);
+const mergedLine = closed({
+  cluster: ref("ClusterRef"),
+  container,
+  stream: { type: "string", enum: ["stdout", "stderr"] },
+  time: nullable("string"),
+  text: str,
+});
+const summaryRow = closed({
+  type: { type: "string", enum: ["Images", "Containers", "Local Volumes", "Build Cache"] },
+  total: int,
+  active: int,
+  ...counts(["size", "reclaimable"]),
+});
+
+const diskUsage = {
+  summary: arrayOf(summaryRow),
+  raw: { type: "object", description: "The engine's GET /system/df body" },
+} as const;
+
+/** The bodies of the many-container routes (selection.ts), which their routes name for the document. */
+export const SELECTION_SCHEMAS = {
+  DiskUsage: closed(diskUsage),
+  AllDiskUsage: closed({
+    clusters: arrayOf(closed({ cluster: ref("ClusterRef"), ...diskUsage })),
+    errors: arrayOf(ref("ClusterError")),
+  }),
+  MergedLogLine: mergedLine,
+  MergedLogLines: closed({ lines: arrayOf(mergedLine), errors: arrayOf(selectionError) }),
+  MergedLogItem: {
+    oneOf: [
+      mergedLine,
+      closed(
+        {
+          cluster: ref("ClusterRef"),
+          container,
+          status: {
+            type: "string",
+            enum: [
+              "started",
+              "stopped",
+              "joined",
+              "failed",
+              "retrying",
+              "disconnected",
+              "reconnected",
+            ],
+          },
+          time: str,
+          error: ref("ErrorBody"),
+        },
+        ["cluster", "status", "time"],
+      ),
+      closed({ error: ref("ErrorBody") }),
+    ],
+  },
+  AllStats: closed({
+    stats: arrayOf(
+      closed({
+        cluster: ref("ClusterRef"),
+        container,
+        summary: ref("StatsSummary"),
+      }),
+    ),
+    errors: arrayOf(selectionError),
+  }),
+} as const;
+
+/** The lines of `/list/containers?watch=true` (watch.ts), which its route names for the document. */
+export const WATCH_SCHEMAS = {
+  ContainerWatchLine: {
+    oneOf: [
+      closed({
+        type: { const: "snapshot" },
+        cluster: ref("ClusterRef"),
+        containers: arrayOf(ref("Container")),
+      }),
+      closed({
+        type: { type: "string", enum: ["added", "modified"] },
+        cluster: ref("ClusterRef"),
+        container: ref("Container"),
+      }),
+      closed({ type: { const: "removed" }, cluster: ref("ClusterRef"), id: str }),
+      closed({ type: { const: "waiting" }, cluster: ref("ClusterRef") }),
+      closed({ type: { const: "down" }, cluster: ref("ClusterRef"), error: ref("ErrorBody") }),
+      closed({ error: ref("ErrorBody") }),
+    ],
+  },
+} as const;
+
+const alert = closed(
+  {
+    id: {
+      type: "string",
+      description: "A stable fingerprint of rule, cluster, container and subject",
+    },
+    rule: str,
+    when: { type: "string", enum: ALERT_TRIGGERS },
+    state: { type: "string", enum: ["firing", "resolved"] },
+    cluster: { oneOf: [ref("ClusterRef"), { type: "null" }] },
+    container: { oneOf: [closed({ id: str, name: str }), { type: "null" }] },
+    cause: str,
+    value: { type: ["number", "string"] },
+    startsAt: str,
+    endsAt: str,
+    link: str,
+  },
+  ["id", "rule", "when", "state", "cluster", "container", "cause", "startsAt", "link"],
+);
+
+/** The body of `GET /alerts`. */
+export const ALERTS_SCHEMAS = { Alerts: closed({ alerts: arrayOf(alert) }) } as const;

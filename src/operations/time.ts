@@ -1,48 +1,7 @@
-import { DocklensError } from "./errors.ts";
-
-/**
- * A pattern's source without its `^` and `$`, to join into another pattern (`^(?:a|b)$`): the
- * documents describe what a parameter takes with the very patterns that check it.
- */
-export function unanchored(pattern: RegExp): string {
-  return pattern.source.replace(/^\^|\$$/g, "");
-}
-
-/** Query parameters as they arrive: one value per name. */
-export type QueryInput = Record<string, string | undefined>;
-
-/** Reject any parameter a route does not know, so that a typo is an error, not ignored. */
-export function checkQueryNames(query: Record<string, unknown>, known: readonly string[]): void {
-  const unknown = Object.keys(query).filter((name) => !known.includes(name));
-  if (unknown.length)
-    throw new DocklensError(
-      "INVALID_QUERY",
-      `unknown query parameter ${JSON.stringify(unknown[0])}; known: ${known.join(", ")}`,
-    );
-}
-
-/** The values a boolean query parameter takes, and nothing else: one rule on every route. */
-export const BOOLEAN_VALUES = ["true", "false", "1", "0"] as const;
-
-/** `true` or `1` is true, `false` or `0` false, absent is `fallback`; anything else is `INVALID_QUERY`. */
-export function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  return invalidQuery(name, `expected true, false, 1 or 0, got ${quote(value)}`);
-}
-
-/** One of `choices`, or `fallback` when absent. */
-export function parseChoice<T extends string>(
-  name: string,
-  value: string | undefined,
-  choices: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if ((choices as readonly string[]).includes(value)) return value as T;
-  return invalidQuery(name, `expected ${choices.join(", ")}, got ${quote(value)}`);
-}
+// What a time field of an input takes (`since`, `until`): the rule the decoder applies and the
+// pattern the documents give, one regular expression for both.
+import { invalidInput } from "../core/errors.ts";
+import { unanchored } from "../core/names.ts";
 
 const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 
@@ -85,7 +44,7 @@ const DATE_PARTS = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d)(?::(\d\d)(?::(\d\d)(\.\d+)?
  */
 export function parseTime(name: string, value: string, now: number = Date.now()): number {
   if (!TIME.test(value))
-    return invalidQuery(
+    return invalidInput(
       name,
       "expected Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339) " +
         `or a duration like 10m, got ${quote(value)}`,
@@ -109,11 +68,6 @@ export function parseTime(name: string, value: string, now: number = Date.now())
   date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
   date.setUTCHours(Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0));
   return Math.max(0, (date.getTime() - minutesEast * 60_000) / 1000 + Number(fraction ?? 0));
-}
-
-/** An `INVALID_QUERY` about parameter `name`: `name: what was expected`. */
-export function invalidQuery(name: string, expected: string): never {
-  throw new DocklensError("INVALID_QUERY", `${name}: ${expected}`, { param: name });
 }
 
 function quote(value: string): string {

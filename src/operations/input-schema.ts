@@ -1,12 +1,12 @@
-// The query parameters of the routes as the OpenAPI document and the server's checks take them:
-// each kind an operation entry declares (operations/route.ts), as the JSON Schema of exactly the
-// values the core accepts, made of the very patterns that check them.
+// The query parameters of the routes as the OpenAPI document gives them: each field of an
+// operation's input (operations/input.ts), as the JSON Schema of exactly the values its decoder
+// accepts, made of the very patterns and bounds that check them.
 import { TAIL } from "../core/containers/logs.ts";
 import { PS_ARGS } from "../core/containers/processes.ts";
-import { FILTER_KEYS, filterPattern } from "../core/engine/filters.ts";
-import { NAME_PATTERN } from "../core/names.ts";
-import { BOOLEAN_VALUES, invalidQuery, TIME, unanchored } from "../core/query.ts";
-import type { QueryDecl } from "../operations/route.ts";
+import { BOOLEAN_VALUES, FILTER_KEYS, filterPattern } from "../core/engine/filters.ts";
+import { NAME_PATTERN, unanchored } from "../core/names.ts";
+import { BOUNDS, type FieldDecl } from "../operations/input.ts";
+import { TIME } from "../operations/time.ts";
 
 /** A query parameter: what it does, and the JSON Schema of exactly the values the route accepts. */
 export interface QueryParam {
@@ -16,25 +16,16 @@ export interface QueryParam {
   repeatable?: boolean;
 }
 
-/**
- * How many times a repeatable parameter may be given, and how long a filter may be: bounds that
- * keep the largest request the document allows within the server's MAX_HEADER_BYTES
- * (test/unit/request-size.test.ts checks it).
- */
-const MAX_CLUSTERS = 100;
-const MAX_FILTERS = 20;
-const MAX_FILTER_LENGTH = 256;
-
 /** `cluster`, repeatable: the clusters an across-cluster route asks (all when absent). */
 const CLUSTERS: QueryParam = {
   description: "A cluster to ask, by name or id, repeatable; every cluster when absent",
   schema: {
     type: "array",
-    maxItems: MAX_CLUSTERS,
+    maxItems: BOUNDS.clusters,
     items: {
       type: "string",
       pattern: `^(?:\\d{1,15}|${unanchored(NAME_PATTERN)})$`,
-      maxLength: 255,
+      maxLength: BOUNDS.clusterLength,
     },
   },
   repeatable: true,
@@ -44,8 +35,8 @@ const TIME_FORMS =
   ": Unix seconds, a date and time (2026-11-22, 2026-11-22T10:00, RFC 3339; " +
   "local time without a zone) or a duration before now such as 10m";
 
-/** The query parameter a route's entry declares. */
-export function queryParam(decl: QueryDecl): QueryParam {
+/** The query parameter a field of a route's input is. */
+export function queryParam(decl: FieldDecl): QueryParam {
   switch (decl.kind) {
     case "filter":
       return {
@@ -54,8 +45,12 @@ export function queryParam(decl: QueryDecl): QueryParam {
           `(keys: ${Object.keys(FILTER_KEYS[decl.of]).join(", ")})`,
         schema: {
           type: "array",
-          maxItems: MAX_FILTERS,
-          items: { type: "string", pattern: filterPattern(decl.of), maxLength: MAX_FILTER_LENGTH },
+          maxItems: BOUNDS.filters,
+          items: {
+            type: "string",
+            pattern: filterPattern(decl.of),
+            maxLength: BOUNDS.filterLength,
+          },
         },
         repeatable: true,
       };
@@ -109,24 +104,5 @@ export function queryParam(decl: QueryDecl): QueryParam {
           maxLength: decl.maxLength,
         },
       };
-  }
-}
-
-/**
- * The bounds the OpenAPI document gives repeatable parameters, enforced: at most `maxItems`
- * values, each at most `maxLength` characters (docs/http-interface.md, "Query strings").
- */
-export function checkBounds(
-  lists: Record<string, string[]>,
-  params: Record<string, QueryParam>,
-): void {
-  for (const [name, values] of Object.entries(lists)) {
-    const schema = params[name]?.schema as
-      { maxItems?: number; items?: { maxLength?: number } } | undefined;
-    if (schema?.maxItems !== undefined && values.length > schema.maxItems)
-      invalidQuery(name, `at most ${schema.maxItems} values, got ${values.length}`);
-    const maxLength = schema?.items?.maxLength;
-    if (maxLength !== undefined && values.some((value) => [...value].length > maxLength))
-      invalidQuery(name, `a value is at most ${maxLength} characters`);
   }
 }
