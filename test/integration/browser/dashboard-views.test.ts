@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
+import { docker, engines, withContainer } from "../helpers.ts";
 import { startServer } from "../server-helpers.ts";
 import {
   axeViolations,
@@ -111,17 +111,18 @@ describe("a container's page", () => {
 
   it("puts the logs above the fold and says when there are none", async () => {
     const name = unique();
-    try {
-      await docker(engines.hostA, "run", "-d", "--name", name, "local/busybox:1", "sleep", "600");
-      const page = await open(`#/cluster/alpha/container/${name}`);
-      const logs = page.getByTestId("logs");
-      await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toMatch(/No log lines/);
-      const box = await page.getByRole("heading", { name: "Logs" }).boundingBox();
-      expect(box!.y + box!.height).toBeLessThan(800 / 2);
-      expect(await axeViolations(page)).toEqual([]);
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    await withContainer(
+      engines.hostA,
+      ["--name", name, "local/busybox:1", "sleep", "600"],
+      async () => {
+        const page = await open(`#/cluster/alpha/container/${name}`);
+        const logs = page.getByTestId("logs");
+        await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toMatch(/No log lines/);
+        const box = await page.getByRole("heading", { name: "Logs" }).boundingBox();
+        expect(box!.y + box!.height).toBeLessThan(800 / 2);
+        expect(await axeViolations(page)).toEqual([]);
+      },
+    );
   });
 
   it("links to its cluster, its project, its image, volume and network", async () => {
