@@ -192,6 +192,29 @@ describe("the events view", () => {
   });
 });
 
+describe("the events view at a phone's width", () => {
+  it("keeps Action and Object on screen, as the containers table keeps its columns", async () => {
+    const name = unique();
+    const args = ["--name", name, "local/busybox:1", "sh", "-c", "exit 3"];
+    await withContainer(engines.hostA, args, async () => {
+      const page = await open("#/events?cluster=alpha", PHONE);
+      const row = page.locator("main tbody tr", { hasText: name }).filter({ hasText: "die" });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const edges = [
+        page.getByRole("columnheader", { name: "Action" }),
+        page.getByRole("columnheader", { name: "Object" }),
+        row.first().getByRole("link", { name }),
+      ];
+      for (const cell of edges) {
+        const box = await cell.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+      }
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+});
+
 describe("links between the views", () => {
   it("from the clusters' Unhealthy count to the filtered list", async () => {
     const page = await open("#/");
