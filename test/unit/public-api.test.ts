@@ -82,5 +82,6 @@ describe("the library entry (src/index.ts)", () => {
       .getPreEmitDiagnostics(program, program.getSourceFile(EXAMPLES))
       .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
     expect(problems).toEqual([]);
-  });
+    // A whole program's type check: seconds on a busy machine, as published-types' is.
+  }, 30_000);
 });

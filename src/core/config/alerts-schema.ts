@@ -136,10 +136,48 @@ export const alertsSchema = z
     }),
   );
 
+// The types as written are declared, not inferred, so that the published types name no zod type
+// (config-schema.ts checks that the schema takes exactly DocklensConfigInput, `alerts` included).
+
+/** A receiver's target as written: a URL, or where to read it. */
+export type ReceiverTarget = string | { env: string } | { file: string };
+
+/** A receiver as written: its name and exactly one kind. */
+export interface AlertReceiverInput {
+  name: string;
+  webhook?: ReceiverTarget;
+  alertmanager?: ReceiverTarget;
+  slack?: ReceiverTarget;
+  discord?: ReceiverTarget;
+  ntfy?: ReceiverTarget;
+}
+
+/** A rule as written (README, "Alerts"); durations like `30s`, `5m`. */
+export interface AlertRuleInput {
+  name: string;
+  when: AlertTrigger;
+  cluster?: string | string[];
+  project?: string;
+  filter?: string[];
+  notify?: string[];
+  grep?: string;
+  restarts?: number;
+  window?: string;
+  above?: number;
+  for?: string;
+  label?: string;
+  min?: number;
+  cooldown?: string;
+  resolveAfter?: string;
+}
+
 /** The `alerts` key as written. */
-export type AlertsConfigInput = z.input<typeof alertsSchema>;
-/** A receiver's target as written. */
-export type ReceiverTarget = z.output<typeof target>;
+export interface AlertsConfigInput {
+  /** The page's address, for each alert's link; serve's own by default. */
+  url?: string;
+  receivers?: AlertReceiverInput[];
+  rules?: AlertRuleInput[];
+}
 
 /** A receiver, checked. */
 export interface AlertReceiver {
@@ -176,7 +214,7 @@ export interface AlertsConfig {
 }
 
 /** The checked `alerts` key with its defaults (README, "Alerts"). */
-export function toAlertsConfig(input: z.output<typeof alertsSchema>): AlertsConfig {
+export function toAlertsConfig(input: AlertsConfigInput): AlertsConfig {
   const receivers = (input.receivers ?? []).map((receiver) => {
     const kind = RECEIVER_KINDS.find((candidate) => receiver[candidate] !== undefined)!;
     return { name: receiver.name, kind, target: receiver[kind]! };

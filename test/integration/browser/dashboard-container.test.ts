@@ -106,7 +106,9 @@ describe("a container's page", () => {
       expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
       // On the containers table too.
       await page.goto(`${dash.url}/#/containers?label=note`);
-      await expect.poll(() => page.locator("tbody tr[data-key]").count()).toBe(1);
+      await expect
+        .poll(() => page.locator("tbody tr[data-key]").count(), { timeout: 10_000 })
+        .toBe(1);
       expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
     });
   });

@@ -54,7 +54,8 @@ describe("a server with a token", () => {
       await page.evaluate(() => (globalThis as any).sessionStorage.getItem("docklens.token")),
     ).toBe(FULL);
     expect(requests.some((request) => request.url.includes(FULL))).toBe(false);
-    expect(requests.filter((r) => r.url.includes("/list/cluster")).at(-1)?.authorization).toBe(
+    // The page's watch of the container lists, which every view of the clusters draws from.
+    expect(requests.filter((r) => r.url.includes("/list/containers")).at(-1)?.authorization).toBe(
       `Bearer ${FULL}`,
     );
     // A reload keeps the token: no prompt.
