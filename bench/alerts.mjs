@@ -15,8 +15,8 @@
 //    the three rules with a label filter 33.4% of a core and as much again waiting for a core
 //    (serve wanted more than it got), 381 MiB, 8,498 alerts delivered in 53 requests and 10,707
 //    dropped from the receiver's full queue; without a filter 33.9% of a core, 541 MiB, and no
-//    alert at all: a rule's container lookup reads the mirror, and a lookup that fails or finds
-//    nothing drops the event silently; why at this rate is not yet known (README, Alerts).
+//    alert at all: each lookup waits for a mirror whose first list inspects every started
+//    container (nearly all, after the run before) and did not finish (README, Alerts).
 // Run by hand, as root:   node bench/alerts.mjs [--parts 1,2,3] [--exits 30] [--containers 50]
 //   [--seconds 30] [--engines 40] [--events 500] [--fleet-seconds 60]
 // then stop the engines: bash scripts/engine.sh stop /tmp/docklens-bench-alerts (and /tmp/docklens-bench)
