@@ -60,46 +60,8 @@ export function timeAgo(iso: string | number, now = Date.now()): string {
   return `${seconds} seconds ago`;
 }
 
-/**
- * `value` as Go's `%.<precision>g` prints it: the CLI's sizes go through it. Rounds to even on
- * an exact tie (JavaScript's toPrecision rounds it up), and switches to `1e+03` where Go does.
- */
-function goG(value: number, precision: number): string {
-  let text = value.toPrecision(precision);
-  // A tie is exact only when the decimal digits past the precision are a single 5.
-  const exact = value.toPrecision(precision + 20).replace(/e.*/, "");
-  const digits = exact.replace(/^[^1-9]*|\./g, "");
-  if (/^5(0*)$/.test(digits.slice(precision))) {
-    const down = Number(digits.slice(0, precision)) % 2 === 0;
-    if (down) text = (value - Math.abs(value) * Number.EPSILON * 4).toPrecision(precision);
-  }
-  const [mantissa, power = "0"] = Number(text)
-    .toExponential(precision - 1)
-    .split("e");
-  const exponent = Number(power);
-  const trim = (digits: string) => (digits.includes(".") ? digits.replace(/\.?0+$/, "") : digits);
-  if (exponent < -4 || exponent >= precision) {
-    const sign = exponent < 0 ? "-" : "+";
-    return `${trim(mantissa!)}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
-  }
-  return trim(Number(text).toFixed(Math.max(0, precision - 1 - exponent)));
-}
-
-/**
- * Bytes in decimal units, as `docker images` prints them (go-units' `HumanSizeWithPrecision`
- * with 3 digits: `1.98MB`). Empty for what is not a number.
- */
-export function humanSize(value: number | undefined, precision = 3): string {
-  if (value === undefined || !Number.isFinite(value)) return "";
-  const units = ["B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
-  let size = value;
-  let unit = 0;
-  while (size >= 1000 && unit < units.length - 1) {
-    size /= 1000;
-    unit++;
-  }
-  return `${goG(size, precision)}${units[unit]}`;
-}
+// humanSize lives in sizes.ts with the other sizes; named here too for test/unit/web-format.test.ts.
+export { humanSize } from "./sizes.ts";
 
 /** A short id: 12 hex digits, without `sha256:`. */
 export const shortId = (id: string): string => id.replace(/^sha256:/, "").slice(0, 12);

@@ -4,9 +4,9 @@ import { request } from "node:http";
 import { createBrotliDecompress, createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watchContainers } from "../../src/core/containers/container-watch.ts";
-import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { docker, engines, writeConfig } from "./helpers.ts";
-import { startProxy, type LinkProxy } from "./proxy.ts";
+import { type Fleet } from "../../src/core/engine/fleet.ts";
+import { docker, engines } from "./helpers.ts";
+import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 /** `/list/containers?watch=true` (issue 25 item 5): a snapshot, then changes, pushed. */
@@ -18,24 +18,26 @@ let proxy: LinkProxy;
 let fleet: Fleet;
 
 beforeAll(async () => {
-  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
   const known = JSON.parse(await readFile(engines.configPath, "utf8")).clusters as Array<{
     name: string;
   }>;
-  const config = await writeConfig("container-watch.json", {
-    clusters: [
-      { name: "linked", host: "127.0.0.1", port: proxy.port },
-      ...known.filter((cluster) => cluster.name === "dead" || cluster.name === "hang"),
-    ],
-    tokens: [
-      {
-        name: "team",
-        sha256: createHash("sha256").update(TEAM).digest("hex"),
-        clusters: ["linked"],
-      },
-    ],
-  });
-  fleet = await loadFleet({ configPath: config, live: true, graceMs: 2000 });
+  ({ proxy, fleet } = await linkedFleet(
+    "container-watch.json",
+    { live: true, graceMs: 2000 },
+    (linked) => ({
+      clusters: [
+        linked,
+        ...known.filter((cluster) => cluster.name === "dead" || cluster.name === "hang"),
+      ],
+      tokens: [
+        {
+          name: "team",
+          sha256: createHash("sha256").update(TEAM).digest("hex"),
+          clusters: ["linked"],
+        },
+      ],
+    }),
+  ));
   server = await startServer({ log: false, fleet, token: ROOT });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, docker, engines } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { cli, containerForFile, docker, engines } from "./helpers.ts";
 
 /**
  * An engine's control characters never reach a terminal from human output: a label that would
@@ -10,24 +10,16 @@ const ESCAPED = "\\u001b]0;title\\u0007\\u001b[31m";
 const NAME = `lens-evil-${process.pid}`;
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
 
-beforeAll(async () => {
-  await docker(
-    engines.hostA,
-    "run",
-    "-d",
-    "--name",
-    NAME,
-    "-l",
-    `evil=${EVIL}`,
-    "local/busybox:1",
-    "sh",
-    "-c",
-    `printf '${EVIL}red\\n'; sleep 600`,
-  );
-});
-afterAll(async () => {
-  await docker(engines.hostA, "rm", "-f", NAME);
-});
+containerForFile(engines.hostA, [
+  "--name",
+  NAME,
+  "-l",
+  `evil=${EVIL}`,
+  "local/busybox:1",
+  "sh",
+  "-c",
+  `printf '${EVIL}red\\n'; sleep 600`,
+]);
 
 describe("human output escapes control characters", () => {
   it("detail container writes them as docker inspect does", async () => {

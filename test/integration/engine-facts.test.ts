@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listClusters } from "../../src/core/clusters/clusters.ts";
-import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { engines, writeConfig } from "./helpers.ts";
-import { startProxy, type LinkProxy } from "./proxy.ts";
+import { type Fleet } from "../../src/core/engine/fleet.ts";
+import { linkedFleet, type LinkProxy } from "./proxy.ts";
 
 /** What changes only with the engine (`/version`, its name) is read once per connection (issue 25 item 4). */
 let proxy: LinkProxy;
 let fleet: Fleet;
 
 beforeAll(async () => {
-  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
-  const config = await writeConfig("engine-facts.json", {
-    clusters: [{ name: "linked", host: "127.0.0.1", port: proxy.port }],
-  });
-  fleet = await loadFleet({ configPath: config });
+  ({ proxy, fleet } = await linkedFleet("engine-facts.json"));
 });
 afterAll(async () => {
   fleet.close();

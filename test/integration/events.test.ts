@@ -1,9 +1,9 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamEvents } from "../../src/core/clusters/events.ts";
-import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { alphaAndBravo, docker, engines, writeConfig } from "./helpers.ts";
-import { startProxy, type LinkProxy } from "./proxy.ts";
+import { type Fleet } from "../../src/core/engine/fleet.ts";
+import { alphaAndBravo, docker, engines } from "./helpers.ts";
+import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
 /** One event stream of all engines: tagged with its cluster, surviving a cut link, bounded per client. */
@@ -12,11 +12,9 @@ let proxy: LinkProxy;
 let fleet: Fleet;
 
 beforeAll(async () => {
-  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
-  const config = await writeConfig("events.json", {
-    clusters: [...alphaAndBravo(), { name: "linked", host: "127.0.0.1", port: proxy.port }],
-  });
-  fleet = await loadFleet({ configPath: config });
+  ({ proxy, fleet } = await linkedFleet("events.json", {}, (linked) => ({
+    clusters: [...alphaAndBravo(), linked],
+  })));
   server = await startServer({ log: false, fleet });
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { loadFleet, resolveCluster } from "../../src/core/engine/fleet.ts";
 import { MAX_ENGINE_STREAMS } from "../../src/core/engine/engine-client.ts";
 import { MAX_LINE_LENGTH } from "../../src/core/containers/container-output.ts";
 import { followContainerLogs } from "../../src/core/containers/logs.ts";
-import { docker, engines, writeConfig } from "./helpers.ts";
+import { engines, withContainer, writeConfig } from "./helpers.ts";
 import { noEngineStreamsLeft, raw, serverForFile, startServer } from "./server-helpers.ts";
 
 /** What serve answers without a token (DNS rebinding, other sites), and its limits on streams. */
@@ -209,23 +209,29 @@ describe("followed lines", () => {
     const name = "lens-long-line";
     // 2.5 MB of one line, then nothing: its end never comes.
     const script = "head -c 2500000 /dev/zero | tr '\\0' a; sleep 100000";
-    await docker(engines.hostA, "run", "-d", "--name", name, "local/busybox:1", "sh", "-c", script);
-    const fleet = await loadFleet({ configPath: engines.configPath });
-    const controller = new AbortController();
-    try {
-      const lines = await followContainerLogs(
-        { cluster: "alpha", name },
-        { fleet, signal: controller.signal, query: { tail: "all", timestamps: true } },
-      );
-      const got = [];
-      for await (const line of lines) if (got.push(line) === 2) break;
-      expect(got.map((line) => line.text.length)).toEqual([MAX_LINE_LENGTH, MAX_LINE_LENGTH]);
-      expect(got.every((line) => /^a+$/.test(line.text) && /^\d{4}-/.test(line.time!))).toBe(true);
-    } finally {
-      controller.abort();
-      fleet.close();
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    await withContainer(
+      engines.hostA,
+      ["--name", name, "local/busybox:1", "sh", "-c", script],
+      async () => {
+        const fleet = await loadFleet({ configPath: engines.configPath });
+        const controller = new AbortController();
+        try {
+          const lines = await followContainerLogs(
+            { cluster: "alpha", name },
+            { fleet, signal: controller.signal, query: { tail: "all", timestamps: true } },
+          );
+          const got = [];
+          for await (const line of lines) if (got.push(line) === 2) break;
+          expect(got.map((line) => line.text.length)).toEqual([MAX_LINE_LENGTH, MAX_LINE_LENGTH]);
+          expect(got.every((line) => /^a+$/.test(line.text) && /^\d{4}-/.test(line.time!))).toBe(
+            true,
+          );
+        } finally {
+          controller.abort();
+          fleet.close();
+        }
+      },
+    );
   });
 });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followMergedLogs } from "../../src/core/containers/follow-merged-logs.ts";
-import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { docker, engines, writeConfig } from "./helpers.ts";
-import { startProxy, type LinkProxy } from "./proxy.ts";
+import { type Fleet } from "../../src/core/engine/fleet.ts";
+import { containerForFile, engines } from "./helpers.ts";
+import { linkedFleet, type LinkProxy } from "./proxy.ts";
 
 /** A merged-log follow that failed is retried, from after its last line (issue 24 item 3). */
 let proxy: LinkProxy;
@@ -10,30 +10,22 @@ let fleet: Fleet;
 const name = `retry-${process.pid}`;
 
 beforeAll(async () => {
-  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
-  const config = await writeConfig("follow-retry.json", {
-    clusters: [{ name: "linked", host: "127.0.0.1", port: proxy.port }],
-  });
-  fleet = await loadFleet({ configPath: config });
-  await docker(
-    engines.hostA,
-    "run",
-    "-d",
-    "--name",
-    name,
-    "-l",
-    "docklens-test=retry",
-    "local/busybox:1",
-    "sh",
-    "-c",
-    "i=0; while true; do echo line $i; i=$((i+1)); sleep 0.1; done",
-  );
+  ({ proxy, fleet } = await linkedFleet("follow-retry.json"));
 });
 afterAll(async () => {
   fleet?.close();
   await proxy?.close().catch(() => undefined);
-  await docker(engines.hostA, "rm", "-f", name).catch(() => undefined);
 });
+containerForFile(engines.hostA, [
+  "--name",
+  name,
+  "-l",
+  "docklens-test=retry",
+  "local/busybox:1",
+  "sh",
+  "-c",
+  "i=0; while true; do echo line $i; i=$((i+1)); sleep 0.1; done",
+]);
 
 describe("followed merged logs", () => {
   it("retry a follow whose engine stream failed, say so, and go on after its last line", async () => {

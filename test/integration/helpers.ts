@@ -1,9 +1,10 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 const exec = promisify(execFile);
 export const BIN = join(import.meta.dirname, "../../bin/docklens.mjs");
@@ -98,4 +99,38 @@ export async function spawnServe(
     once(child, "exit").then(() => [Buffer.from("")]),
   ])) as [Buffer];
   return { child, line: chunk.toString().trim(), stderr: () => stderr };
+}
+
+/** A file for `docker run --cidfile`: the container's id, written as soon as it exists. */
+const cidfile = () => join(engines.tmp, `cid-${process.pid}-${randomUUID()}`);
+
+/** Remove the container whose id `path` holds, if it came to exist, and the file. */
+async function removeContainerOf(host: string, path: string): Promise<void> {
+  const id = await readFile(path, "utf8").catch(() => "");
+  if (id) await docker(host, "rm", "-f", id);
+  await rm(path, { force: true });
+}
+
+/**
+ * `docker run -d ...args` on `host`, then `fn(id)`; the container is removed after it, also when
+ * `fn` throws (or the run fails once the container exists).
+ */
+export async function withContainer<T>(
+  host: string,
+  args: string[],
+  fn: (id: string) => Promise<T>,
+): Promise<T> {
+  const path = cidfile();
+  try {
+    return await fn(await docker(host, "run", "-d", "--cidfile", path, ...args));
+  } finally {
+    await removeContainerOf(host, path);
+  }
+}
+
+/** `docker run -d ...args` on `host` for the tests of this file (in `beforeAll`), removed after them. */
+export function containerForFile(host: string, args: string[]): void {
+  const path = cidfile();
+  beforeAll(() => docker(host, "run", "-d", "--cidfile", path, ...args));
+  afterAll(() => removeContainerOf(host, path));
 }

@@ -3,10 +3,10 @@ import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveCluster, loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
+import { resolveCluster, type Fleet } from "../../src/core/engine/fleet.ts";
 import { hubStreams } from "../../src/core/hub/event-hub.ts";
 import { BIN, cli, docker, engines, writeConfig } from "./helpers.ts";
-import { startProxy, type LinkProxy } from "./proxy.ts";
+import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
 /** One engine event stream per cluster, however many follow it (issue 25, D21). */
@@ -16,11 +16,7 @@ let fleet: Fleet;
 const GRACE_MS = 400;
 
 beforeAll(async () => {
-  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
-  const config = await writeConfig("hub-events.json", {
-    clusters: [{ name: "linked", host: "127.0.0.1", port: proxy.port }],
-  });
-  fleet = await loadFleet({ configPath: config, live: true, graceMs: GRACE_MS });
+  ({ proxy, fleet } = await linkedFleet("hub-events.json", { live: true, graceMs: GRACE_MS }));
   server = await startServer({ log: false, fleet });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, docker, engines } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { cli, containerForFile, docker, engines } from "./helpers.ts";
 import { serverForFile } from "./server-helpers.ts";
 
 /**
@@ -12,24 +12,16 @@ const top = (...args: string[]) => cli(["top", "alpha", ...args, "--config", eng
 
 /** A container of this file whose command line holds a secret-looking word. */
 const ARGV = `lens-argv-${process.pid}`;
-beforeAll(async () => {
-  await docker(
-    engines.hostA,
-    "run",
-    "-d",
-    "--name",
-    ARGV,
-    "local/busybox:1",
-    "sh",
-    "-c",
-    "sleep 600; true",
-    "x",
-    "API_TOKEN=argv-secret",
-  );
-});
-afterAll(async () => {
-  await docker(engines.hostA, "rm", "-f", ARGV);
-});
+containerForFile(engines.hostA, [
+  "--name",
+  ARGV,
+  "local/busybox:1",
+  "sh",
+  "-c",
+  "sleep 600; true",
+  "x",
+  "API_TOKEN=argv-secret",
+]);
 
 describe("ps options that print the environment", () => {
   it.each([["auxe"], ["e"], ["axeww"], ["eww"], ["-auxe"], ["-ef -x"]])(

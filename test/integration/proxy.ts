@@ -1,4 +1,6 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { loadFleet, type Fleet, type FleetOptions } from "../../src/core/engine/fleet.ts";
+import { engines, writeConfig } from "./helpers.ts";
 
 /** A loopback TCP proxy in front of an engine: it counts requests, adds latency, and can cut the link. */
 export interface LinkProxy {
@@ -67,4 +69,28 @@ export async function startProxy(
 
   await listen(0);
   return proxy;
+}
+
+/** Engine A behind a recording link, and the fleet of a config that names it `linked`. */
+export interface LinkedFleet {
+  proxy: LinkProxy;
+  fleet: Fleet;
+}
+
+/**
+ * Start a link in front of engine A and load a fleet from the config `file` (in the scratch dir)
+ * naming it `linked`; `shape` makes the config around that cluster (more clusters, tokens).
+ * The caller closes both.
+ */
+export async function linkedFleet(
+  file: string,
+  options: FleetOptions = {},
+  shape: (linked: object) => object = (linked) => ({ clusters: [linked] }),
+): Promise<LinkedFleet> {
+  const proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
+  const configPath = await writeConfig(
+    file,
+    shape({ name: "linked", host: "127.0.0.1", port: proxy.port }),
+  );
+  return { proxy, fleet: await loadFleet({ configPath, ...options }) };
 }

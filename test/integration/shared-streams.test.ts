@@ -2,9 +2,9 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamContainerStats } from "../../src/core/containers/stats.ts";
 import { countEngineStreams } from "../../src/core/engine/engine-stream.ts";
-import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { docker, engines, writeConfig } from "./helpers.ts";
-import { startProxy, type LinkProxy } from "./proxy.ts";
+import { type Fleet } from "../../src/core/engine/fleet.ts";
+import { containerForFile, engines } from "./helpers.ts";
+import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
 /** Identical streams share one engine stream (issue 25 item 3, D21). */
@@ -16,44 +16,33 @@ const name = `shared-${process.pid}`;
 const talker = `shared-logs-${process.pid}`;
 
 beforeAll(async () => {
-  proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
-  const config = await writeConfig("shared-streams.json", {
-    clusters: [{ name: "linked", host: "127.0.0.1", port: proxy.port }],
-  });
   // Live, as serve's: its followers of a container's logs share one engine stream.
-  fleet = await loadFleet({ configPath: config, live: true, graceMs: 500 });
+  ({ proxy, fleet } = await linkedFleet("shared-streams.json", { live: true, graceMs: 500 }));
   server = await startServer({ log: false, fleet });
-  await docker(
-    engines.hostA,
-    "run",
-    "-d",
-    "--name",
-    name,
-    "-l",
-    "docklens-test=shared",
-    "local/busybox:1",
-    "sleep",
-    "600",
-  );
-  await docker(
-    engines.hostA,
-    "run",
-    "-d",
-    "--name",
-    talker,
-    "-l",
-    "docklens-test=shared",
-    "local/busybox:1",
-    "sh",
-    "-c",
-    "i=0; while true; do i=$((i+1)); echo $i; [ $((i % 3)) = 0 ] && echo e$i >&2; sleep 0.02; done",
-  );
 });
 afterAll(async () => {
   await server?.close();
   await proxy?.close().catch(() => undefined);
-  await docker(engines.hostA, "rm", "-f", name, talker).catch(() => undefined);
 });
+containerForFile(engines.hostA, [
+  "--name",
+  name,
+  "-l",
+  "docklens-test=shared",
+  "local/busybox:1",
+  "sleep",
+  "600",
+]);
+containerForFile(engines.hostA, [
+  "--name",
+  talker,
+  "-l",
+  "docklens-test=shared",
+  "local/busybox:1",
+  "sh",
+  "-c",
+  "i=0; while true; do i=$((i+1)); echo $i; [ $((i % 3)) = 0 ] && echo e$i >&2; sleep 0.02; done",
+]);
 
 const until = async (ok: () => boolean, ms = 15_000) => {
   for (const end = Date.now() + ms; !ok() && Date.now() < end;)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readContainerLogs } from "../../src/core/containers/logs.ts";
 import { loadFleet } from "../../src/core/engine/fleet.ts";
-import { docker, engines } from "./helpers.ts";
+import { engines, withContainer } from "./helpers.ts";
 import { noEngineStreamsLeft, raw, readStream, serverForFile } from "./server-helpers.ts";
 
 /** Logs and attach: reads, follows and their engine streams. */
@@ -129,18 +129,15 @@ describe("logs", () => {
   });
 
   it("follow=true ends when the container stops", async () => {
-    await docker(
-      engines.adminB,
-      "run",
-      "-d",
+    const args = [
       "--name",
       "short-lived",
       "local/busybox:1",
       "sh",
       "-c",
       "echo one; sleep 2; echo two",
-    );
-    try {
+    ];
+    await withContainer(engines.adminB, args, async () => {
       const { items, ended } = await readStream(
         server.port,
         "/detail/bravo/container/short-lived/logs?follow=true",
@@ -148,9 +145,7 @@ describe("logs", () => {
       expect(ended).toBe(true);
       expect(items.map((item) => item.text)).toEqual(["one", "two"]);
       expect(await noEngineStreamsLeft()).toBe(0);
-    } finally {
-      await docker(engines.adminB, "rm", "-f", "short-lived");
-    }
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // What a rule looks at: a selection as `/logs` makes one (cluster, project, filter), checked once
 // when the rules start, so that a rule naming an unknown cluster stops serve, naming the rule.
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { listAllContainers, type ClusterContainerItem } from "../containers/containers.ts";
+import { listAllContainers, type ClusterContainerItem } from "../containers/list-containers.ts";
 import { projectOf } from "../containers/projects.ts";
 import { isSelected, type SelectedContainer } from "../containers/selection.ts";
 import type { ClusterError } from "../engine/across-clusters.ts";

@@ -15,7 +15,7 @@ import {
 import { followMirror } from "../hub/container-mirror.ts";
 import type { HubSubscription } from "../hub/event-hub.ts";
 import type { ContainerItem } from "./container-types.ts";
-import { listMirroredContainers, type ListContainersResult } from "./containers.ts";
+import { listMirroredContainers, type ListContainersResult } from "./list-containers.ts";
 
 /**
  * A line of a container watch (docs/http-interface.md, "Watching containers"): a cluster's whole

@@ -5,7 +5,7 @@ import {
   type ClusterRef,
 } from "../engine/across-clusters.ts";
 import { compareStrings } from "../compare.ts";
-import { listContainers } from "../containers/containers.ts";
+import { listContainers } from "../containers/list-containers.ts";
 import { readEngineVersion } from "../engine/engine-version.ts";
 import { comparableReference } from "./references.ts";
 

@@ -5,7 +5,7 @@ import {
   type ClusterError,
   type ClusterRef,
 } from "../engine/across-clusters.ts";
-import { listContainers } from "../containers/containers.ts";
+import { listContainers } from "../containers/list-containers.ts";
 import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
 import type { Override } from "../json.ts";
 import type { ImageItem, InspectImageResult } from "./engine-types.ts";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
+import { docker, engines, withContainer } from "../helpers.ts";
 import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
 
 /**
@@ -42,18 +42,8 @@ describe("a container's page", () => {
   it("follows a line a container writes, filters, shows times and downloads", async () => {
     // A container of its own: the fixtures' output is what other test files read.
     const name = unique();
-    try {
-      await docker(
-        engines.hostA,
-        "run",
-        "-d",
-        "--name",
-        name,
-        "local/busybox:1",
-        "sh",
-        "-c",
-        "echo started; sleep 600",
-      );
+    const args = ["--name", name, "local/busybox:1", "sh", "-c", "echo started; sleep 600"];
+    await withContainer(engines.hostA, args, async () => {
       const page = await open(`#/cluster/alpha/container/${name}`);
       const logs = page.getByTestId("logs");
       await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain("started");
@@ -77,9 +67,7 @@ describe("a container's page", () => {
       expect(download.suggestedFilename()).toBe(`${name}.log`);
       const saved = await readFile(await download.path(), "utf8");
       expect(saved).toMatch(new RegExp(`^\\S+Z ${mark}$`, "m"));
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    });
   });
 
   it("shows the last health probe's output", async () => {
@@ -93,22 +81,19 @@ describe("a container's page", () => {
     const name = unique();
     const img = "<img src=x onerror=window.__pwned=1>";
     const script = "<script>window.__pwned=2</script>";
-    try {
-      await docker(
-        engines.hostA,
-        "run",
-        "-d",
-        "--name",
-        name,
-        "-l",
-        `note=${img}`,
-        "-l",
-        `other=${script}`,
-        "local/busybox:1",
-        "sh",
-        "-c",
-        `echo '${img}'; echo '${script}' >&2; printf '\\033[31mred\\033[0m\\n'; sleep 600`,
-      );
+    const args = [
+      "--name",
+      name,
+      "-l",
+      `note=${img}`,
+      "-l",
+      `other=${script}`,
+      "local/busybox:1",
+      "sh",
+      "-c",
+      `echo '${img}'; echo '${script}' >&2; printf '\\033[31mred\\033[0m\\n'; sleep 600`,
+    ];
+    await withContainer(engines.hostA, args, async () => {
       const page = await open(`#/cluster/alpha/container/${name}`);
       const logs = page.getByTestId("logs");
       await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toContain(script);
@@ -123,9 +108,7 @@ describe("a container's page", () => {
       await page.goto(`${dash.url}/#/containers?label=note`);
       await expect.poll(() => page.locator("tbody tr[data-key]").count()).toBe(1);
       expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    });
   });
 });
 

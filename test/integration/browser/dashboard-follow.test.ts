@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, request, type Server } from "node:http";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines, writeConfig } from "../helpers.ts";
+import { docker, engines, withContainer, writeConfig } from "../helpers.ts";
 import {
   axeViolations,
   backgroundOf,
@@ -62,18 +62,8 @@ describe("a hung engine", () => {
 describe("a container's page", () => {
   it("follows its container: stopped, started again, removed", async () => {
     const name = unique();
-    try {
-      await docker(
-        engines.hostA,
-        "run",
-        "-d",
-        "--name",
-        name,
-        "local/busybox:1",
-        "sh",
-        "-c",
-        "echo started; sleep 600",
-      );
+    const args = ["--name", name, "local/busybox:1", "sh", "-c", "echo started; sleep 600"];
+    await withContainer(engines.hostA, args, async () => {
       const page = await open(`#/cluster/alpha/container/${name}`);
       const badge = page.getByTestId("state");
       const logs = page.getByTestId("logs");
@@ -104,9 +94,7 @@ describe("a container's page", () => {
       await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe("removed");
       expect(await page.locator(".notice.info").textContent()).toMatch(/was removed/);
       expect(await axeViolations(page)).toEqual([]);
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    });
   });
 });
 

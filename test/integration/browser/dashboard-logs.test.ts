@@ -175,6 +175,14 @@ describe("the Logs view", () => {
     await expect.poll(() => sources(page), { timeout: 15_000 }).toHaveLength(2);
     // The fixtures' project "shop" (a service on alpha, one on bravo) writes no line.
     const grouped = await open("#/containers?q=shop&group=1");
+    // The heading reads as words: a space between the count and its link.
+    await expect
+      .poll(async () =>
+        (await grouped.locator("tr.group", { hasText: "shop" }).textContent())
+          ?.replace(/\s+/g, " ")
+          .trim(),
+      )
+      .toMatch(/^shop \(\d+\) logs$/);
     const asked = grouped.waitForRequest((request) => new URL(request.url()).pathname === "/logs");
     await grouped
       .locator("tr.group", { hasText: "shop" })

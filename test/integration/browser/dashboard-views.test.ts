@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
+import { docker, engines, withContainer } from "../helpers.ts";
 import { startServer } from "../server-helpers.ts";
 import {
   axeViolations,
@@ -111,17 +111,18 @@ describe("a container's page", () => {
 
   it("puts the logs above the fold and says when there are none", async () => {
     const name = unique();
-    try {
-      await docker(engines.hostA, "run", "-d", "--name", name, "local/busybox:1", "sleep", "600");
-      const page = await open(`#/cluster/alpha/container/${name}`);
-      const logs = page.getByTestId("logs");
-      await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toMatch(/No log lines/);
-      const box = await page.getByRole("heading", { name: "Logs" }).boundingBox();
-      expect(box!.y + box!.height).toBeLessThan(800 / 2);
-      expect(await axeViolations(page)).toEqual([]);
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    await withContainer(
+      engines.hostA,
+      ["--name", name, "local/busybox:1", "sleep", "600"],
+      async () => {
+        const page = await open(`#/cluster/alpha/container/${name}`);
+        const logs = page.getByTestId("logs");
+        await expect.poll(() => logs.textContent(), { timeout: 10_000 }).toMatch(/No log lines/);
+        const box = await page.getByRole("heading", { name: "Logs" }).boundingBox();
+        expect(box!.y + box!.height).toBeLessThan(800 / 2);
+        expect(await axeViolations(page)).toEqual([]);
+      },
+    );
   });
 
   it("links to its cluster, its project, its image, volume and network", async () => {
@@ -188,6 +189,29 @@ describe("the events view", () => {
     } finally {
       await docker(engines.hostA, "rm", "-f", name);
     }
+  });
+});
+
+describe("the events view at a phone's width", () => {
+  it("keeps Action and Object on screen, as the containers table keeps its columns", async () => {
+    const name = unique();
+    const args = ["--name", name, "local/busybox:1", "sh", "-c", "exit 3"];
+    await withContainer(engines.hostA, args, async () => {
+      const page = await open("#/events?cluster=alpha", PHONE);
+      const row = page.locator("main tbody tr", { hasText: name }).filter({ hasText: "die" });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const edges = [
+        page.getByRole("columnheader", { name: "Action" }),
+        page.getByRole("columnheader", { name: "Object" }),
+        row.first().getByRole("link", { name }),
+      ];
+      for (const cell of edges) {
+        const box = await cell.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+      }
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines, writeConfig } from "../helpers.ts";
+import { docker, engines, withContainer, writeConfig } from "../helpers.ts";
 import { axeViolations, dashboardForFile, liveFleet, unique } from "./browser.ts";
 
 /**
@@ -64,29 +64,21 @@ describe("live from the watch, at a phone's width and a desktop's, light and dar
         const name = unique();
         const reads: string[] = [];
         table.on("request", (request) => reads.push(request.url()));
-        try {
-          await table.getByLabel("Search").fill(name);
-          await docker(
-            engines.hostA,
-            "run",
-            "-d",
-            "--name",
-            name,
-            "local/busybox:1",
-            "sleep",
-            "600",
-          );
-          const stateOf = () => row(table, name).locator("td.c-state").textContent();
-          await expect.poll(stateOf, { timeout: 10_000 }).toMatch(/running/);
-          await expect.poll(counts, { timeout: 10_000 }).toEqual([running! + 1, total! + 1]);
-          await docker(engines.hostA, "stop", "-t", "0", name);
-          await expect.poll(stateOf, { timeout: 10_000 }).toMatch(/exited/);
-          await expect.poll(counts, { timeout: 10_000 }).toEqual([running, total! + 1]);
-          expect(await axeViolations(table), label).toEqual([]);
-          expect(await axeViolations(clusters), label).toEqual([]);
-        } finally {
-          await docker(engines.hostA, "rm", "-f", name);
-        }
+        await table.getByLabel("Search").fill(name);
+        await withContainer(
+          engines.hostA,
+          ["--name", name, "local/busybox:1", "sleep", "600"],
+          async () => {
+            const stateOf = () => row(table, name).locator("td.c-state").textContent();
+            await expect.poll(stateOf, { timeout: 10_000 }).toMatch(/running/);
+            await expect.poll(counts, { timeout: 10_000 }).toEqual([running! + 1, total! + 1]);
+            await docker(engines.hostA, "stop", "-t", "0", name);
+            await expect.poll(stateOf, { timeout: 10_000 }).toMatch(/exited/);
+            await expect.poll(counts, { timeout: 10_000 }).toEqual([running, total! + 1]);
+            expect(await axeViolations(table), label).toEqual([]);
+            expect(await axeViolations(clusters), label).toEqual([]);
+          },
+        );
         await expect.poll(() => row(table, name).count(), { timeout: 10_000 }).toBe(0);
         await expect.poll(counts, { timeout: 10_000 }).toEqual([running, total]);
         // Pushed: no list was read again for any of it.

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
+import { docker, engines, withContainer } from "../helpers.ts";
 import { raw } from "../server-helpers.ts";
 import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
 
@@ -153,13 +153,10 @@ describe("the containers view", () => {
     await page.locator("p.count").waitFor();
     const name = unique();
     const row = page.locator("tbody tr[data-key] td:nth-child(2)", { hasText: name });
-    try {
-      await page.getByLabel("Search").fill(name);
-      await docker(engines.hostA, "run", "-d", "--name", name, "local/busybox:1", "sleep", "600");
-      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name);
-    }
+    await page.getByLabel("Search").fill(name);
+    await withContainer(engines.hostA, ["--name", name, "local/busybox:1", "sleep", "600"], () =>
+      expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1),
+    );
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
   });
 });
