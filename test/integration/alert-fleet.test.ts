@@ -4,7 +4,7 @@ import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { startHook, until, type Hook } from "./alert-receivers.ts";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { BIN, cli, docker, engines, writeConfig } from "./helpers.ts";
+import { BIN, cli, docker, engines, withContainer, writeConfig } from "./helpers.ts";
 
 /** Alerts only a fleet tool has (drift, missing), log, cpu and memory rules, the chat receivers, `docklens alerts`. */
 const LABEL = "docklens-test=alerts-fleet";
@@ -144,23 +144,20 @@ describe("cpu rules", () => {
     const name = "al-busy";
     const alertOf = (state: string) =>
       of("busy").find((alert) => alert.container?.name === name && alert.state === state);
-    try {
-      // A spinning shell takes all the core it is given: far above 2%, even on a shared machine.
-      await docker(
-        engines.hostA,
-        "run",
-        "-d",
-        "--name",
-        name,
-        "-l",
-        LABEL,
-        "-l",
-        BUSY,
-        IMAGE,
-        "sh",
-        "-c",
-        "while :; do :; done",
-      );
+    // A spinning shell takes all the core it is given: far above 2%, even on a shared machine.
+    const spinning = [
+      "--name",
+      name,
+      "-l",
+      LABEL,
+      "-l",
+      BUSY,
+      IMAGE,
+      "sh",
+      "-c",
+      "while :; do :; done",
+    ];
+    await withContainer(engines.hostA, spinning, async () => {
       const busy = await until(() => alertOf("firing"));
       expect(busy).toMatchObject({
         cluster: { name: "alpha" },
@@ -172,9 +169,7 @@ describe("cpu rules", () => {
       await docker(engines.hostA, "stop", "-t", "0", name);
       const resolved = await until(() => alertOf("resolved"));
       expect(resolved).toMatchObject({ cluster: { name: "alpha" }, container: { name } });
-    } finally {
-      await docker(engines.hostA, "rm", "-f", name).catch(() => undefined);
-    }
+    });
   });
 });
 
