@@ -6,15 +6,30 @@
 // 2. A log rule over C chatty containers (default 50, 20 lines/s each, one line in 100 matching)
 //    for S seconds (default 30): serve's CPU (share of a core) and memory, against serve over the
 //    same containers with no rules.
-// Run by hand, as root:   node bench/alerts.mjs [--exits 30] [--containers 50] [--seconds 30]
-// then stop the engine: bash scripts/engine.sh stop /tmp/docklens-bench-alerts
+// 3. State rules over a fleet: --engines simulated engines (40; bench/simulated-engines.mjs) of
+//    300 containers each (12,000) sending --events container events a second in all (500: die,
+//    half of them non-zero, start, health_status) for --fleet-seconds (60): serve's CPU and RSS
+//    with three rules (exited, unhealthy, restarting), the same with a label filter on each, and
+//    with no rules; the load average beside each.
+//    Measured 2026-11-27 (2 shared cores, load 36-52; 60 s): no rules 0.3% of a core, 62 MiB;
+//    the three rules with a label filter 33.4% of a core and as much again waiting for a core
+//    (serve wanted more than it got), 381 MiB, 8,498 alerts delivered in 53 requests and 10,707
+//    dropped from the receiver's full queue; without a filter 33.9% of a core, 541 MiB, and no
+//    alert at all: each lookup waits for a mirror whose first list inspects every started
+//    container (nearly all, after the run before) and did not finish (README, Alerts).
+// Run by hand, as root:   node bench/alerts.mjs [--parts 1,2,3] [--exits 30] [--containers 50]
+//   [--seconds 30] [--engines 40] [--events 500] [--fleet-seconds 60]
+// then stop the engines: bash scripts/engine.sh stop /tmp/docklens-bench-alerts (and /tmp/docklens-bench)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 import { runningEngine, startServe } from "./lib.mjs";
+import { recordBodies } from "./simulated-engines.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -22,109 +37,189 @@ const { values } = parseArgs({
     containers: { type: "string", default: "50" },
     seconds: { type: "string", default: "30" },
     dir: { type: "string", default: "/tmp/docklens-bench-alerts" },
+    parts: { type: "string", default: "1,2,3" },
+    engines: { type: "string", default: "40" },
+    events: { type: "string", default: "500" },
+    "fleet-seconds": { type: "string", default: "60" },
   },
 });
 const [exits, count, seconds] = [values.exits, values.containers, values.seconds].map(Number);
+const parts = new Set(values.parts.split(",").map(Number));
 const CHATTY =
   'i=0; while true; do i=$((i+1)); echo "line $i"; [ $((i % 100)) -eq 0 ] && echo "PANIC $i"; sleep 0.05; done';
-const host = runningEngine(values.dir, count, CHATTY, "chatty=1");
-const docker = (...args) =>
-  execFileSync("docker", ["-H", host, ...args], { encoding: "utf8" }).trim();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const load = () => loadavg()[0].toFixed(1);
 
-// The receiver: when each container's alert arrived.
+// The receiver: when each container's alert arrived, and how many notifications came.
 const arrived = new Map();
+let notices = 0;
 const receiver = createServer((req, res) => {
   let body = "";
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
     const now = performance.timeOrigin + performance.now();
-    for (const alert of JSON.parse(body).alerts)
+    for (const alert of JSON.parse(body).alerts) {
+      notices++;
       if (alert.state === "firing" && alert.container) arrived.set(alert.container.id, now);
+    }
     res.end();
   });
 });
 await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const hook = `http://127.0.0.1:${receiver.address().port}/hook`;
 
-// The engine's own word for when each container died.
-const died = new Map();
-const events = request({
-  socketPath: host.replace("unix://", ""),
-  path: `/events?filters=${encodeURIComponent(JSON.stringify({ event: ["die"], label: ["alertbench=1"] }))}`,
-});
-let pending = "";
-events.on("response", (res) =>
-  res.on("data", (chunk) => {
-    const lines = (pending + chunk).split("\n");
-    pending = lines.pop();
-    for (const line of lines.filter(Boolean)) {
-      const event = JSON.parse(line);
-      died.set(event.Actor.ID, Number(BigInt(event.timeNano) / 1000n) / 1000);
-    }
-  }),
-);
-events.on("error", () => {});
-events.end();
-
 const dir = mkdtempSync(join(tmpdir(), "docklens-bench-alerts-"));
-const configOf = (rules) => {
-  const path = join(dir, `config-${rules.length}.json`);
+let configs = 0;
+const configOf = (rules, clusters) => {
+  const path = join(dir, `config-${configs++}.json`);
   const alerts = { receivers: [{ name: "hook", webhook: hook }], rules };
-  writeFileSync(path, JSON.stringify({ clusters: [{ name: "bench", host }], alerts }));
+  writeFileSync(path, JSON.stringify({ clusters, alerts }));
   return path;
 };
 const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
-// 1. Latency.
-const latency = await startServe({
-  DOCKLENS_CONFIG: configOf([
-    { name: "crashed", when: "exited", filter: ["label=alertbench=1"], cooldown: "0s" },
-  ]),
-});
-await sleep(1000);
-const ids = [];
-for (let i = 0; i < exits; i++) {
-  ids.push(docker("run", "-d", "-l", "alertbench=1", "local/busybox:1", "sh", "-c", "exit 3"));
-  await sleep(300);
-}
-for (let i = 0; i < 50 && ids.some((id) => !arrived.has(id)); i++) await sleep(100);
-const delays = ids
-  .filter((id) => arrived.has(id) && died.has(id))
-  .map((id) => arrived.get(id) - died.get(id));
-await latency.stop();
-docker("rm", "-f", ...ids);
-console.log(
-  `event to delivered notification, ${delays.length}/${exits} alerts: ` +
-    `p50 ${percentile(delays, 0.5).toFixed(0)} ms, p95 ${percentile(delays, 0.95).toFixed(0)} ms, ` +
-    `max ${Math.max(...delays).toFixed(0)} ms`,
-);
-
-// 2. A log rule over the chatty containers, against no rules.
-async function load(rules) {
-  const server = await startServe({ DOCKLENS_CONFIG: configOf(rules) });
+/**
+ * serve with `rules` over `clusters` for `span` seconds after `warm` ones: its CPU share, the
+ * share of a core it spent waiting for one (the machine is shared), RSS, notices heard, and its
+ * deliveries by result.
+ */
+async function measure(rules, clusters, span, warm = 3) {
+  const server = await startServe({ DOCKLENS_CONFIG: configOf(rules, clusters) });
   const cpu = () => {
     const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
-  await sleep(3000);
-  const before = cpu();
-  await sleep(seconds * 1000);
-  const share = (cpu() - before) / seconds;
+  // Seconds on a run queue, all threads: what serve wanted of a core and did not get.
+  const waited = () =>
+    readdirSync(`/proc/${server.pid}/task`).reduce((sum, task) => {
+      const stat = readFileSync(`/proc/${server.pid}/task/${task}/schedstat`, "utf8");
+      return sum + Number(stat.split(" ")[1]) / 1e9;
+    }, 0);
+  await sleep(warm * 1000);
+  const [before, waitedBefore, heard] = [cpu(), waited(), notices];
+  await sleep(span * 1000);
+  const share = (cpu() - before) / span;
+  const waiting = (waited() - waitedBefore) / span;
   const rss = server.rssKiB() / 1024;
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  const deliveries = [
+    ...metrics.matchAll(/^docklens_alert_deliveries_total\{[^}]*result="(\w+)"[^}]*\} (\d+)/gm),
+  ]
+    .map(([, result, n]) => `${result} ${n}`)
+    .join(", ");
   await server.stop();
-  return { share, rss };
+  return { share, waiting, rss, load: load(), notices: notices - heard, deliveries };
 }
-const idle = await load([]);
-const logRule = await load([
-  { name: "panics", when: "log", grep: "PANIC|FATAL", filter: ["label=chatty=1"] },
-]);
-console.log(
-  `log rule over ${count} containers x 20 lines/s (${count * 20} lines/s), ${seconds} s: ` +
-    `serve CPU ${(logRule.share * 100).toFixed(1)}% of a core, RSS ${logRule.rss.toFixed(0)} MiB; ` +
-    `with no rules: ${(idle.share * 100).toFixed(1)}%, ${idle.rss.toFixed(0)} MiB`,
-);
-events.destroy();
+const figure = ({ share, waiting, rss, load: average }) =>
+  `${(share * 100).toFixed(1)}% of a core (${(waiting * 100).toFixed(0)}% more waiting for one), ` +
+  `RSS ${rss.toFixed(0)} MiB (load ${average})`;
+const told = ({ notices: heard, deliveries }) =>
+  `${heard} alerts delivered${deliveries ? ` (requests: ${deliveries})` : ""}`;
+
+if (parts.has(1) || parts.has(2)) {
+  const host = runningEngine(values.dir, count, CHATTY, "chatty=1");
+  const clusters = [{ name: "bench", host }];
+  const docker = (...args) =>
+    execFileSync("docker", ["-H", host, ...args], { encoding: "utf8" }).trim();
+
+  // The engine's own word for when each container died.
+  const died = new Map();
+  const events = request({
+    socketPath: host.replace("unix://", ""),
+    path: `/events?filters=${encodeURIComponent(JSON.stringify({ event: ["die"], label: ["alertbench=1"] }))}`,
+  });
+  let pending = "";
+  events.on("response", (res) =>
+    res.on("data", (chunk) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop();
+      for (const line of lines.filter(Boolean)) {
+        const event = JSON.parse(line);
+        died.set(event.Actor.ID, Number(BigInt(event.timeNano) / 1000n) / 1000);
+      }
+    }),
+  );
+  events.on("error", () => {});
+  events.end();
+
+  // 1. Latency.
+  if (parts.has(1)) {
+    const latency = await startServe({
+      DOCKLENS_CONFIG: configOf(
+        [{ name: "crashed", when: "exited", filter: ["label=alertbench=1"], cooldown: "0s" }],
+        clusters,
+      ),
+    });
+    await sleep(1000);
+    const ids = [];
+    for (let i = 0; i < exits; i++) {
+      ids.push(docker("run", "-d", "-l", "alertbench=1", "local/busybox:1", "sh", "-c", "exit 3"));
+      await sleep(300);
+    }
+    for (let i = 0; i < 50 && ids.some((id) => !arrived.has(id)); i++) await sleep(100);
+    const delays = ids
+      .filter((id) => arrived.has(id) && died.has(id))
+      .map((id) => arrived.get(id) - died.get(id));
+    await latency.stop();
+    docker("rm", "-f", ...ids);
+    console.log(
+      `event to delivered notification, ${delays.length}/${exits} alerts: ` +
+        `p50 ${percentile(delays, 0.5).toFixed(0)} ms, p95 ${percentile(delays, 0.95).toFixed(0)} ms, ` +
+        `max ${Math.max(...delays).toFixed(0)} ms`,
+    );
+  }
+
+  // 2. A log rule over the chatty containers, against no rules.
+  if (parts.has(2)) {
+    const idle = await measure([], clusters, seconds);
+    const logRule = await measure(
+      [{ name: "panics", when: "log", grep: "PANIC|FATAL", filter: ["label=chatty=1"] }],
+      clusters,
+      seconds,
+    );
+    console.log(
+      `log rule over ${count} containers x 20 lines/s (${count * 20} lines/s), ${seconds} s: ` +
+        `serve ${figure(logRule)}; with no rules: ${figure(idle)}`,
+    );
+  }
+  events.destroy();
+}
+
+// 3. State rules over simulated engines sending events, against no rules.
+if (parts.has(3)) {
+  const [engines, perSecond, span] = [values.engines, values.events, values["fleet-seconds"]].map(
+    Number,
+  );
+  const bodies = await recordBodies("/tmp/docklens-bench", 300, false);
+  const worker = new Worker(new URL("./simulated-engines.mjs", import.meta.url), {
+    workerData: { bodies, delays: Array(engines).fill(0), eventsPerSecond: perSecond },
+  });
+  const { ports } = (await once(worker, "message"))[0];
+  const clusters = ports.map((port, i) => ({ name: `sim-${i + 1}`, host: "127.0.0.1", port }));
+  const total = engines * JSON.parse(bodies["/containers/json"].body).length;
+  const rules = (filter) =>
+    ["exited", "unhealthy", "restarting"].map((when) => ({
+      name: when,
+      when,
+      ...(filter ? { filter: ["label=bench=1"] } : {}),
+    }));
+  try {
+    // Long enough a warm-up for the first lists of every engine.
+    const none = await measure([], clusters, span, 10);
+    const state = await measure(rules(false), clusters, span, 10);
+    const filtered = await measure(rules(true), clusters, span, 10);
+    console.log(
+      `${engines} engines, ${total} containers, ${perSecond} events/s, ${span} s: ` +
+        `3 state rules: serve ${figure(state)}, ${told(state)}; ` +
+        `the same with a label filter: ${figure(filtered)}, ${told(filtered)}; ` +
+        `no rules: ${figure(none)}`,
+    );
+  } finally {
+    worker.postMessage("close");
+    await Promise.race([once(worker, "exit"), sleep(2000)]);
+    await worker.terminate();
+  }
+}
 receiver.close();
 rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,8 @@ import { benchEngine, ROOT } from "./lib.mjs";
  * What is recorded: the engine calls of these routes (readDockerInfo in src/core/clusters/clusters.ts,
  * listContainers in src/core/containers/containers.ts, engineMetrics in src/server/metrics.ts), and a few
  * more that docklens might ask for, so that a new call answers rather than fails; with the list,
- * each listed container's inspect body (serve's mirror reads them). `/events` opens and stays quiet.
+ * each listed container's inspect body (serve's mirror reads them). `/events` opens and stays quiet,
+ * unless the worker is told to send events (see simulate).
  */
 const RECORDED = [
   "/_ping",
@@ -25,59 +26,131 @@ const RECORDED = [
 const NOT_FOUND = { status: 404, type: "application/json", body: '{"message":"page not found"}' };
 
 /**
- * What serve's live mirror asks beyond the recorded bodies: each container's inspect body (its
- * state, from the list item) and an `/events` stream that stays open and quiet.
+ * One engine's containers as serve's live mirror reads them: the list (all, or those of the
+ * `id` and `label` filters, as the engine filters) and each container's inspect body (its state,
+ * from the list item). The events the engine sends change them.
  */
-function mirrorAnswers(list) {
-  const answers = new Map();
-  for (const item of JSON.parse(list.body)) {
-    const started = new Date((item.Created + 5) * 1000).toISOString();
-    const State = {
-      Status: item.State,
-      Running: item.State === "running",
-      StartedAt: started,
-      FinishedAt: item.State === "running" ? "0001-01-01T00:00:00Z" : started,
-      ExitCode: 0,
-    };
-    const body = JSON.stringify({ Id: item.Id, State, HostConfig: item.HostConfig ?? {} });
-    answers.set(`/containers/${item.Id}/json`, { status: 200, type: "application/json", body });
-  }
-  return answers;
+function engineContainers(list) {
+  const items = JSON.parse(list.body);
+  const byId = new Map(items.map((item) => [item.Id, item]));
+  let whole;
+  const answer = (body) => ({ status: 200, type: "application/json", body: Buffer.from(body) });
+  return {
+    items,
+    list(filters) {
+      if (!filters) return (whole ??= answer(JSON.stringify(items)));
+      const values = (key) =>
+        filters[key] && (Array.isArray(filters[key]) ? filters[key] : Object.keys(filters[key]));
+      const [ids, labels] = [values("id"), values("label")];
+      const chosen = items.filter(
+        (item) =>
+          (!ids || ids.some((id) => item.Id.startsWith(id))) &&
+          (!labels ||
+            labels.every((label) => {
+              const [key, ...value] = label.split("=");
+              return (
+                key in (item.Labels ?? {}) &&
+                (!value.length || item.Labels[key] === value.join("="))
+              );
+            })),
+      );
+      return answer(JSON.stringify(chosen));
+    },
+    inspect(id) {
+      const item = byId.get(id);
+      if (!item) return undefined;
+      const started = item.startedAt ?? new Date((item.Created + 5) * 1000).toISOString();
+      const running = item.State === "running";
+      const State = {
+        Status: item.State,
+        Running: running,
+        StartedAt: started,
+        FinishedAt: running ? "0001-01-01T00:00:00Z" : (item.finishedAt ?? started),
+        ExitCode: item.exitCode ?? 0,
+        ...(item.health ? { Health: { Status: item.health } } : {}),
+      };
+      return answer(JSON.stringify({ Id: item.Id, State, HostConfig: item.HostConfig ?? {} }));
+    },
+    /** The engine's next event on a random container of its own, as dockerd sends it; applied. */
+    event() {
+      const item = items[Math.floor(Math.random() * items.length)];
+      const now = Date.now();
+      const at = new Date(now).toISOString();
+      const attributes = { image: item.Image, name: item.Names[0].slice(1) };
+      let action;
+      if (item.State !== "running") {
+        action = "start";
+        Object.assign(item, { State: "running", Status: "Up Less than a second", startedAt: at });
+        delete item.health;
+      } else if (Math.random() < 0.6) {
+        // Half the deaths non-zero: what an `exited` rule fires on, and a `start` resolves.
+        const code = Math.random() < 0.5 ? 1 : 0;
+        action = "die";
+        attributes.exitCode = String(code);
+        Object.assign(item, {
+          State: "exited",
+          Status: `Exited (${code}) Less than a second ago`,
+          exitCode: code,
+          finishedAt: at,
+        });
+        delete item.health;
+      } else {
+        item.health = item.health === "unhealthy" ? "healthy" : "unhealthy";
+        action = `health_status: ${item.health}`;
+        item.Status = `Up 5 seconds (${item.health})`;
+      }
+      whole = undefined;
+      const Actor = { ID: item.Id, Attributes: attributes };
+      const time = Math.floor(now / 1000);
+      return `${JSON.stringify({ status: action, id: item.Id, from: item.Image, Type: "container", Action: action, Actor, scope: "local", time, timeNano: now * 1e6 })}\n`;
+    },
+  };
 }
 
 /**
  * The worker: one HTTP server per engine, each answering the recorded bodies after its delay,
- * and `hung` more that take connections and never answer.
+ * and `hung` more that take connections and never answer. With `eventsPerSecond`, the engines
+ * send that many container events in all (die, start, health_status) on their open `/events`
+ * streams, each on a random container of its engine, and change its list item and state so.
  */
-async function simulate({ bodies, delays, hung = 0 }) {
+async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
   const answers = new Map(
     Object.entries(bodies).map(([path, answer]) => [
       path,
       { ...answer, body: Buffer.from(answer.body) },
     ]),
   );
-  for (const [path, answer] of mirrorAnswers(bodies["/containers/json"]))
-    answers.set(path, { ...answer, body: Buffer.from(answer.body) });
   const notFound = { ...NOT_FOUND, body: Buffer.from(NOT_FOUND.body) };
   const calls = new Map();
-  const servers = delays.map((delay) => {
+  const engines = delays.map(() => ({
+    containers: engineContainers(bodies["/containers/json"]),
+    streams: new Set(),
+  }));
+  const servers = delays.map((delay, index) => {
+    const engine = engines[index];
     const server = createServer((req, res) => {
-      const path = new URL(req.url, "http://engine").pathname.replace(/^\/v\d+\.\d+(?=\/)/, "");
+      const url = new URL(req.url, "http://engine");
+      const path = url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, "");
       calls.set(path, (calls.get(path) ?? 0) + 1);
-      if (path === "/events") {
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.flushHeaders();
-        return;
-      }
-      const answer = answers.get(path) ?? notFound;
-      // The event stream (serve's hub): answered, then open and quiet, as an engine nobody changes.
+      // The event stream (serve's hub): answered, then open, quiet unless events are sent.
       if (path === "/events") {
         setTimeout(() => {
-          if (!res.destroyed) res.writeHead(200, { "Content-Type": "application/json" });
+          if (res.destroyed) return;
+          res.writeHead(200, { "Content-Type": "application/json" });
           res.flushHeaders();
+          engine.streams.add(res);
+          res.on("close", () => engine.streams.delete(res));
         }, delay);
         return;
       }
+      const inspected = /^\/containers\/([^/]+)\/json$/.exec(path);
+      const filters = url.searchParams.get("filters");
+      const answer =
+        path === "/containers/json"
+          ? engine.containers.list(filters ? JSON.parse(filters) : undefined)
+          : ((inspected && engine.containers.inspect(inspected[1])) ??
+            answers.get(path) ??
+            notFound);
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(answer.status, {
@@ -90,15 +163,27 @@ async function simulate({ bodies, delays, hung = 0 }) {
     server.keepAliveTimeout = 0; // As dockerd: an idle keep-alive connection stays open.
     return server;
   });
+  let sent = 0;
+  const start = performance.now();
+  const sender = setInterval(() => {
+    const due = Math.floor(((performance.now() - start) / 1000) * eventsPerSecond);
+    for (; sent < due; sent++) {
+      const engine = engines[Math.floor(Math.random() * engines.length)];
+      const line = engine.containers.event();
+      for (const stream of engine.streams) stream.write(line);
+    }
+  }, 20);
+  if (!eventsPerSecond) clearInterval(sender);
   for (let i = 0; i < hung; i++) servers.push(createServer(() => {}));
   await Promise.all(
     servers.map((server) => new Promise((ok) => server.listen(0, "127.0.0.1", ok))),
   );
   parentPort.on("message", (message) => {
     if (message === "calls") {
-      parentPort.postMessage({ calls: Object.fromEntries(calls) });
+      parentPort.postMessage({ calls: Object.fromEntries(calls), events: sent });
       calls.clear();
     } else if (message === "close") {
+      clearInterval(sender);
       for (const server of servers) {
         server.close();
         server.closeAllConnections();

@@ -4,12 +4,14 @@ import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { startHook, until, type Hook } from "./alert-receivers.ts";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { BIN, cli, docker, engines, writeConfig } from "./helpers.ts";
+import { BIN, cli, docker, engines, withContainer, writeConfig } from "./helpers.ts";
 
-/** Alerts only a fleet tool has (drift, missing), log and memory rules, the chat receivers, `docklens alerts`. */
+/** Alerts only a fleet tool has (drift, missing), log, cpu and memory rules, the chat receivers, `docklens alerts`. */
 const LABEL = "docklens-test=alerts-fleet";
 const SERVICE = "docklens-alerts-service";
 const IMAGE = "local/busybox:1";
+/** Only the busy container of the cpu test carries it: the cpu rule samples nothing else. */
+const BUSY = "docklens-test-busy=1";
 let hook: Hook;
 let slack: Hook;
 let discord: Hook;
@@ -56,6 +58,15 @@ beforeAll(async () => {
           for: "1s",
           filter: [`label=${LABEL}`],
           notify: ["hook"],
+        },
+        {
+          name: "busy",
+          when: "cpu",
+          above: 2,
+          for: "2s",
+          filter: [`label=${LABEL}`, `label=${BUSY}`],
+          notify: ["hook"],
+          cooldown: "0s", // The resolved notice at once, not a minute after the end.
         },
       ],
     },
@@ -125,6 +136,40 @@ describe("memory rules", () => {
       cause: expect.stringMatching(/^memory [\d.]+% > 1%$/),
     });
     expect(fat.value).toBeGreaterThan(1);
+  });
+});
+
+describe("cpu rules", () => {
+  it("a container busy over the threshold for its duration fires, with the value, and resolves once it stops", async () => {
+    const name = "al-busy";
+    const alertOf = (state: string) =>
+      of("busy").find((alert) => alert.container?.name === name && alert.state === state);
+    // A spinning shell takes all the core it is given: far above 2%, even on a shared machine.
+    const spinning = [
+      "--name",
+      name,
+      "-l",
+      LABEL,
+      "-l",
+      BUSY,
+      IMAGE,
+      "sh",
+      "-c",
+      "while :; do :; done",
+    ];
+    await withContainer(engines.hostA, spinning, async () => {
+      const busy = await until(() => alertOf("firing"));
+      expect(busy).toMatchObject({
+        cluster: { name: "alpha" },
+        cause: expect.stringMatching(/^cpu [\d.]+% > 2%$/),
+        link: `http://docklens.test/#/cluster/alpha/container/${name}`,
+      });
+      expect(busy.value).toBeGreaterThan(2);
+      expect(busy.cause).toBe(`cpu ${busy.value}% > 2%`);
+      await docker(engines.hostA, "stop", "-t", "0", name);
+      const resolved = await until(() => alertOf("resolved"));
+      expect(resolved).toMatchObject({ cluster: { name: "alpha" }, container: { name } });
+    });
   });
 });
 
