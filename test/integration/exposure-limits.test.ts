@@ -1,7 +1,6 @@
 import { request, type ClientRequest, type IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { DocklensError } from "../../src/core/errors.ts";
-import { dialEngine } from "../../src/core/engine/engine.ts";
 import { openEngineStream } from "../../src/core/engine/engine-stream.ts";
 import { loadFleet, resolveCluster } from "../../src/core/engine/fleet.ts";
 import { MAX_ENGINE_STREAMS } from "../../src/core/engine/engine-client.ts";
@@ -168,7 +167,7 @@ describe("streams", () => {
     const open = (name: string, signal = controller.signal) =>
       openEngineStream(
         resolveCluster(name, { fleet }),
-        (docker, stop) => dialEngine(docker, "/events", stop, { stream: true }) as never,
+        (engine, stop) => engine.get("/events", stop, { stream: true }) as never,
         { fleet, signal },
       );
     try {

@@ -1,6 +1,6 @@
 import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
 import { endpointHost } from "../config/endpoint.ts";
-import { callEngine, dialEngine, expectBody, translateEngineError } from "../engine/engine.ts";
+import { callEngine, expectBody, translateEngineError } from "../engine/engine.ts";
 import {
   forgetEngineFacts,
   readEngineVersion,
@@ -159,8 +159,8 @@ async function readDockerInfo(
         cluster,
         async (engine, signal) => {
           const [infoBody, volumes] = await Promise.all([
-            dialEngine(engine, "/info", signal),
-            dialEngine(engine, "/volumes", signal),
+            engine.get("/info", signal),
+            engine.get("/volumes", signal),
           ]);
           const volumeList = expectBody<{ Volumes?: unknown[] | null }>(
             volumes,

@@ -5,7 +5,7 @@ import {
   type ClusterError,
   type ClusterRef,
 } from "../engine/across-clusters.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import { apiAtLeast, readEngineVersion } from "../engine/engine-version.ts";
 import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
 
@@ -115,9 +115,9 @@ async function diskUsageOf(
   const narrowed = wanted && apiAtLeast(ApiVersion, TYPE_PARAM_API) ? wanted : undefined;
   const raw = await callEngine(
     cluster,
-    async (docker, signal) =>
+    async (engine, signal) =>
       expectBody<EngineDiskUsage>(
-        await dialEngine(docker, "/system/df", signal, {
+        await engine.get("/system/df", signal, {
           query: narrowed ? { type: narrowed } : {},
         }),
         "object",

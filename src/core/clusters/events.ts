@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { dialEngine } from "../engine/engine.ts";
+
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { DocklensError, type ErrorBody } from "../errors.ts";
 import type { EngineFilters } from "../engine/filters.ts";
@@ -213,8 +213,8 @@ async function follow(
       const opened = Date.now();
       const chunks = await openEngineStream(
         cluster,
-        (docker, streamSignal) =>
-          dialEngine(docker, "/events", streamSignal, { query, stream: true }) as Promise<Readable>,
+        (engine, streamSignal) =>
+          engine.get("/events", streamSignal, { query, stream: true }) as Promise<Readable>,
         { ...options, signal },
       );
       // From now on, a reconnection asks for what came since: since the stream opened, or since the last event.

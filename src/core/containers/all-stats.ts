@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterRef } from "../engine/across-clusters.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import { resolveCluster } from "../engine/fleet.ts";
 import { isDocklensError, type ErrorBody } from "../errors.ts";
 import { containerStatuses } from "./containers.ts";
@@ -95,8 +95,8 @@ async function sample(
   try {
     const body = await callEngine(
       cluster,
-      (docker, signal) =>
-        dialEngine(docker, `/containers/${container.id}/stats`, signal, {
+      (engine, signal) =>
+        engine.get(`/containers/${container.id}/stats`, signal, {
           query: { stream: false },
         }),
       { ...options, purpose: "sample", statuses: containerStatuses(container.name, cluster) },

@@ -27,15 +27,7 @@ export async function attachContainer(
   const target = await findContainer(input, { ...options, running: true, unpaused: true });
   const chunks = await openEngineStream(
     target.cluster,
-    (docker, signal) =>
-      docker.getContainer(target.id).attach({
-        stream: true,
-        stdin: false,
-        stdout: true,
-        stderr: true,
-        logs: false,
-        abortSignal: signal,
-      }),
+    (engine, signal) => engine.attach(target.id, signal),
     { ...options, statuses: target.statuses },
   );
   return lines(decodeOutput(chunks, { multiplexed: !target.tty, timestamps: false }));

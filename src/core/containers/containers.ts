@@ -1,6 +1,6 @@
 // One container of a cluster: found by name, id or unique id prefix, and its inspect body.
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { callEngine, dialEngine, expectBody, type StatusErrors } from "../engine/engine.ts";
+import { callEngine, expectBody, type StatusErrors } from "../engine/engine.ts";
 import type { InspectContainerResult } from "./container-types.ts";
 import { DocklensError, isDocklensError } from "../errors.ts";
 import { checkName } from "../names.ts";
@@ -115,7 +115,7 @@ async function inspectRaw(input: ContainerRef, options: CoreOptions) {
   try {
     const body = await callEngine(
       cluster,
-      (docker, signal) => dialEngine(docker, `/containers/${name}/json`, signal),
+      (engine, signal) => engine.get(`/containers/${name}/json`, signal),
       { ...options, statuses, read: { kind: "container", name } },
     );
     return {

@@ -1,6 +1,6 @@
 // The containers of a cluster and of many, as \`docker ps\` lists them: from the live mirror when
 // serve keeps one, else one engine call, mapped to the items docklens serves.
-import type Dockerode from "dockerode";
+import type { EngineBackend } from "../engine/engine-backend.ts";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import {
   acrossClusters,
@@ -9,7 +9,7 @@ import {
   type ClusterError,
   type ClusterRef,
 } from "../engine/across-clusters.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import type { ContainerItem, InspectContainerResult } from "./container-types.ts";
 import type { Override } from "../json.ts";
 import { filteredCall, type EngineFilters, type ListOptions } from "../engine/filters.ts";
@@ -76,12 +76,12 @@ export async function listContainers(
   // The mapping runs inside the shared read: callers of the same read get the same body.
   return callEngine(
     config,
-    async (docker, signal) => {
-      const items = await dialEngine(docker, "/containers/json", signal, {
+    async (engine, signal) => {
+      const items = await engine.get("/containers/json", signal, {
         query: { all: true, ...(options.size ? { size: true } : {}), ...query },
       });
       const engineItems = expectBody<EngineContainerItem[]>(items, "array", config);
-      const modes = await networkModes(docker, engineItems, signal);
+      const modes = await networkModes(engine, engineItems, signal);
       const containers = engineItems.map((item) => toContainerItem(item, modes.get(item.Id)));
       return { containers, running: containers.filter(isRunning) };
     },
@@ -226,7 +226,7 @@ export function toContainerItem(item: EngineContainerItem, networkMode?: string)
  * asked for those containers alone. One removed since the list was made is left out.
  */
 async function networkModes(
-  docker: Dockerode,
+  engine: EngineBackend,
   items: EngineContainerItem[],
   signal: AbortSignal,
 ): Promise<Map<string, string>> {
@@ -236,7 +236,7 @@ async function networkModes(
   const modes = await Promise.all(
     unnamed.map(async (item) => {
       try {
-        const body = await dialEngine(docker, `/containers/${item.Id}/json`, signal);
+        const body = await engine.get(`/containers/${item.Id}/json`, signal);
         return [item.Id, (body as InspectContainerResult).HostConfig?.NetworkMode] as const;
       } catch (error) {
         if ((error as { statusCode?: number }).statusCode === 404)

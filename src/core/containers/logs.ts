@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
-import type Dockerode from "dockerode";
+import type { EngineBackend } from "../engine/engine-backend.ts";
 import { findContainer, type ContainerTarget, type ContainerRef } from "./containers.ts";
-import { callEngine, dialEngine } from "../engine/engine.ts";
+import { callEngine } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { decodeOutput, type OutputLine } from "./container-output.ts";
 import { DocklensError } from "../errors.ts";
@@ -78,8 +78,8 @@ export async function readContainerLogs(
   const maxBytes = options.maxBytes ?? MAX_LOG_BYTES;
   const lines = await callEngine(
     target.cluster,
-    async (docker, signal) => {
-      const stream = await dialLogs(docker, target, query, signal);
+    async (engine, signal) => {
+      const stream = await dialLogs(engine, target, query, signal);
       const collected: OutputLine[] = [];
       // Both bounds: output without newlines grows no lines, and a flood of empty lines grows no
       // bytes. Throwing out of the loops closes the engine stream.
@@ -120,20 +120,20 @@ export async function followContainerLogs(
   const query = { ...LOGS_DEFAULTS, ...options.query, follow: true };
   // Serve's followers of a container share one engine stream; an `until` follow ends on its own.
   if (fleetHubOptions(options.fleet).live && query.until === undefined)
-    return followSharedLogs(target, query, options, (docker, live, signal) =>
-      dialLogs(docker, target, live ? LIVE : { ...query, timestamps: true, follow: false }, signal),
+    return followSharedLogs(target, query, options, (engine, live, signal) =>
+      dialLogs(engine, target, live ? LIVE : { ...query, timestamps: true, follow: false }, signal),
     );
   const chunks = await openEngineStream(
     target.cluster,
-    (docker, signal) => dialLogs(docker, target, query, signal),
+    (engine, signal) => dialLogs(engine, target, query, signal),
     { ...options, statuses: target.statuses },
   );
   return decodeOutput(chunks, { multiplexed: !target.tty, timestamps: query.timestamps });
 }
 
-/** `GET /containers/{id}/logs` as a stream, followed or not (see {@link dialEngine}). */
+/** `GET /containers/{id}/logs` as a stream, followed or not (see {@link EngineBackend.get}). */
 async function dialLogs(
-  docker: Dockerode,
+  engine: EngineBackend,
   target: ContainerTarget,
   query: LogsQuery,
   signal: AbortSignal,
@@ -147,7 +147,7 @@ async function dialLogs(
     ...(query.since !== undefined ? { since: query.since.toFixed(9) } : {}),
     ...(query.until !== undefined ? { until: query.until.toFixed(9) } : {}),
   };
-  return (await dialEngine(docker, `/containers/${target.id}/logs`, signal, {
+  return (await engine.get(`/containers/${target.id}/logs`, signal, {
     query: params,
     stream: true,
   })) as Readable;

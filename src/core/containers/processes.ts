@@ -1,5 +1,5 @@
 import { findContainer, type ContainerRef } from "./containers.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import { DocklensError, invalidInput } from "../errors.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 import { printsEnvironment } from "./ps-args.ts";
@@ -66,8 +66,8 @@ export async function listProcesses(
     `ps_args: the engine's ps cannot run ${JSON.stringify(psArgs)}: ${words}`;
   const body = await callEngine(
     target.cluster,
-    (docker, signal) =>
-      dialEngine(docker, `/containers/${target.id}/top`, signal, { query: { ps_args: psArgs } }),
+    (engine, signal) =>
+      engine.get(`/containers/${target.id}/top`, signal, { query: { ps_args: psArgs } }),
     {
       ...options,
       statuses: {

@@ -3,7 +3,7 @@
 // after its own history (its own tail and since, read once), joined by the engine's times so that
 // a line is neither lost nor said twice where the two meet.
 import type { Readable } from "node:stream";
-import type Dockerode from "dockerode";
+import type { EngineBackend } from "../engine/engine-backend.ts";
 import { MAX_BACKLOG_BYTES } from "../backlog.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
@@ -25,7 +25,11 @@ export interface FollowerQuery {
  * Opens `GET /containers/{id}/logs`, with times: `live`, the shared stream (nothing old, both
  * streams, followed); else the follower's history (its query, not followed).
  */
-export type DialLogs = (docker: Dockerode, live: boolean, signal: AbortSignal) => Promise<Readable>;
+export type DialLogs = (
+  engine: EngineBackend,
+  live: boolean,
+  signal: AbortSignal,
+) => Promise<Readable>;
 
 /** What a line holds in a follower's queue, about (its text and its JSON around it). */
 const lineBytes = (line: OutputLine) => line.text.length + 64;
@@ -54,7 +58,7 @@ export async function followSharedLogs(
     `logs ${target.id}`,
     async (signal) =>
       decodeOutput(
-        await openEngineStream(cluster, (docker, s) => dial(docker, true, s), {
+        await openEngineStream(cluster, (engine, s) => dial(engine, true, s), {
           ...engineOptions,
           signal,
         }),
@@ -67,7 +71,7 @@ export async function followSharedLogs(
     // Read after joining the live stream: what is written meanwhile is in both, and said once.
     if (query.tail !== 0)
       history = decodeOutput(
-        await openEngineStream(cluster, (docker, s) => dial(docker, false, s), engineOptions),
+        await openEngineStream(cluster, (engine, s) => dial(engine, false, s), engineOptions),
         { multiplexed: !target.tty, timestamps: true },
       );
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { findContainer, type ContainerRef } from "./containers.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { shareStream, type ShareStreamOptions } from "../hub/shared-stream.ts";
 import { DocklensError } from "../errors.ts";
@@ -110,8 +110,8 @@ export async function readContainerStats(
   const target = await findContainer(input, options);
   const body = await callEngine(
     target.cluster,
-    (docker, signal) =>
-      dialEngine(docker, `/containers/${target.id}/stats`, signal, { query: { stream: false } }),
+    (engine, signal) =>
+      engine.get(`/containers/${target.id}/stats`, signal, { query: { stream: false } }),
     {
       ...options,
       statuses: target.statuses,
@@ -176,8 +176,8 @@ export async function streamContainerStats(
     async (signal) => {
       const chunks = await openEngineStream(
         target.cluster,
-        (docker, streamSignal) =>
-          dialEngine(docker, `/containers/${target.id}/stats`, streamSignal, {
+        (engine, streamSignal) =>
+          engine.get(`/containers/${target.id}/stats`, streamSignal, {
             query: { stream: true },
             stream: true,
           }) as Promise<Readable>,

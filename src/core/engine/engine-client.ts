@@ -1,7 +1,11 @@
 // The connection to one engine: a dockerode client over a Unix socket, TCP, TLS or SSH, with its
 // own pools of sockets. Only the fleet (fleet.ts) builds them.
 import type Dockerode from "dockerode";
+import type { IncomingMessage } from "node:http";
+import type { Readable } from "node:stream";
 import type { ClusterConfig } from "../config/cluster-config.ts";
+import { parseEngineJson } from "../json.ts";
+import type { EngineBackend, EngineGetOptions } from "./engine-backend.ts";
 
 /**
  * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,
@@ -14,23 +18,17 @@ const MAX_SOCKETS = { call: 16, stream: 256, sample: 64 } as const;
 /** Engine streams a cluster holds open at most: past them, docklens refuses (engine-stream.ts). */
 export const MAX_ENGINE_STREAMS = MAX_SOCKETS.stream;
 
-/** A dockerode client and how to close its idle connections. */
-export interface EngineClient {
-  docker: Dockerode;
-  close(): void;
-}
-
 /**
  * Which connections an engine client uses: calls share a small keep-alive pool; streams and
  * stats samples have their own.
  */
 export type EnginePurpose = keyof typeof MAX_SOCKETS;
 
-/** Build a dockerode client of one cluster; dockerode itself is loaded here, on first use. */
+/** Build the backend of one cluster's engine: a dockerode client, loaded here on first use. */
 export async function createEngineClient(
   cluster: ClusterConfig,
   purpose: EnginePurpose = "call",
-): Promise<EngineClient> {
+): Promise<EngineBackend> {
   const { default: Docker } = await import("dockerode");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
   // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.
@@ -104,7 +102,20 @@ export async function createEngineClient(
     });
     options.agent = agent;
   }
-  return { docker: withoutDockerHost(() => new Docker(options)), close: () => agent?.destroy() };
+  const docker = withoutDockerHost(() => new Docker(options));
+  return {
+    get: (path, signal, getOptions) => dialDocker(docker, path, signal, getOptions),
+    attach: async (id, signal) =>
+      (await docker.getContainer(id).attach({
+        stream: true,
+        stdin: false,
+        stdout: true,
+        stderr: true,
+        logs: false,
+        abortSignal: signal,
+      })) as unknown as Readable,
+    close: () => agent?.destroy(),
+  };
 }
 
 /**
@@ -137,5 +148,58 @@ async function readKeyFile(path: string | undefined): Promise<Buffer | undefined
       `cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`,
       { cause: error },
     );
+  }
+}
+
+/** Every HTTP status, so that docker-modem hands docklens the body of any answer to read itself. */
+const ANY_STATUS = Object.fromEntries(
+  Array.from({ length: 500 }, (_, index) => [index + 100, true]),
+);
+
+/**
+ * A GET through dockerode's modem, the one way docklens asks an engine for something: with the
+ * abort signal wired (some dockerode methods drop it), and the body read by docklens itself, so
+ * that JSON is parsed with 64-bit integers kept exact (parseEngineJson). `stream`
+ * returns the body as a stream once the engine answered 200; otherwise the parsed JSON. Any
+ * other status throws `{ statusCode, json }` for translateEngineError. `path` holds only
+ * names already checked and encoded.
+ */
+async function dialDocker(
+  docker: Dockerode,
+  path: string,
+  signal: AbortSignal,
+  options: EngineGetOptions = {},
+): Promise<unknown> {
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    docker.modem.dial(
+      {
+        path: `${path}?`,
+        method: "GET",
+        options: { ...options.query },
+        isStream: true,
+        abortSignal: signal,
+        statusCodes: ANY_STATUS,
+      },
+      (error: Error | null, body: unknown) =>
+        error ? reject(error) : resolve(body as IncomingMessage),
+    );
+  });
+  if (options.stream && response.statusCode === 200) return response;
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (response.statusCode === 200) return parseBody(text);
+  throw Object.assign(new Error(`the engine answered ${response.statusCode}`), {
+    statusCode: response.statusCode,
+    json: parseBody(text),
+  });
+}
+
+/** JSON when it is JSON; else the text, for {@link expectBody} to refuse. */
+function parseBody(text: string): unknown {
+  try {
+    return parseEngineJson(text);
+  } catch {
+    return text;
   }
 }

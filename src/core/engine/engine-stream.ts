@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
-import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { DocklensError } from "../errors.ts";
+import type { EngineBackend } from "./engine-backend.ts";
 import { MAX_ENGINE_STREAMS } from "./engine-client.ts";
 import { callEngine, translateEngineError, type CallEngineOptions } from "./engine.ts";
 import type { EngineSlot } from "./fleet.ts";
@@ -27,7 +27,7 @@ export function countEngineStreams(): number {
  */
 export async function openEngineStream(
   cluster: ClusterConfig,
-  run: (docker: Dockerode, signal: AbortSignal) => Promise<NodeJS.ReadableStream>,
+  run: (engine: EngineBackend, signal: AbortSignal) => Promise<NodeJS.ReadableStream>,
   options: CallEngineOptions,
 ): Promise<AsyncGenerator<Buffer>> {
   const slot = options.fleet.slot(cluster);
@@ -54,8 +54,8 @@ export async function openEngineStream(
   };
   let stream: Readable;
   try {
-    // The signal handed to dockerode is the caller's, not the deadline: the deadline would cut the stream.
-    stream = (await callEngine(cluster, (docker) => run(docker, controller.signal), {
+    // The signal handed to the engine is the caller's, not the deadline: the deadline would cut the stream.
+    stream = (await callEngine(cluster, (engine) => run(engine, controller.signal), {
       ...options,
       purpose: "stream",
     })) as Readable;

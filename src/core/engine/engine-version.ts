@@ -1,5 +1,5 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { callEngine, dialEngine, expectBody } from "./engine.ts";
+import { callEngine, expectBody } from "./engine.ts";
 import type { CoreOptions, EngineSlot } from "./fleet.ts";
 
 /** The parts of the engine's `GET /version` body docklens reads; the rest passes through. */
@@ -27,8 +27,8 @@ export async function readEngineVersion(
   if (known) return known;
   const version = await callEngine(
     cluster,
-    async (docker, signal) =>
-      expectBody<EngineVersion>(await dialEngine(docker, "/version", signal), "object", cluster),
+    async (engine, signal) =>
+      expectBody<EngineVersion>(await engine.get("/version", signal), "object", cluster),
     { ...options, read: { kind: "version" } },
   );
   versions.set(slot, version);

@@ -1,9 +1,7 @@
-import type { IncomingMessage } from "node:http";
-import type Dockerode from "dockerode";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { describeEndpoint } from "../config/endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "../errors.ts";
-import { parseEngineJson } from "../json.ts";
+import type { EngineBackend } from "./engine-backend.ts";
 import type { EnginePurpose } from "./engine-client.ts";
 import { fleetEngine, type CoreOptions } from "./fleet.ts";
 import { readKey, shareBody, type EngineRead } from "./shared-reads.ts";
@@ -48,11 +46,11 @@ export interface CallEngineOptions extends CoreOptions {
  * sharing identical reads (which fail at once while the cluster's mirror knows its engine down
  * or hung: `EngineSlot.down`), and translate whatever it throws into a DocklensError
  * (docs/http-interface.md, "Time limits" and "Error codes"). `run` must pass `signal` on to
- * every dockerode call.
+ * every engine read.
  */
 export function callEngine<T>(
   cluster: ClusterConfig,
-  run: (docker: Dockerode, signal: AbortSignal) => Promise<T>,
+  run: (engine: EngineBackend, signal: AbortSignal) => Promise<T>,
   options: CallEngineOptions,
 ): Promise<T> {
   const slot = options.fleet.slot(cluster);
@@ -104,59 +102,6 @@ async function withDeadline<T>(
       limitMs,
       ...(statuses ? { statuses } : {}),
     });
-  }
-}
-
-/** Every HTTP status, so that docker-modem hands docklens the body of any answer to read itself. */
-const ANY_STATUS = Object.fromEntries(
-  Array.from({ length: 500 }, (_, index) => [index + 100, true]),
-);
-
-/**
- * A GET through dockerode's modem, the one way docklens asks an engine for something: with the
- * abort signal wired (some dockerode methods drop it), and the body read by docklens itself, so
- * that JSON is parsed with 64-bit integers kept exact ({@link parseEngineJson}). `stream`
- * returns the body as a stream once the engine answered 200; otherwise the parsed JSON. Any
- * other status throws `{ statusCode, json }` for {@link translateEngineError}. `path` holds only
- * names already checked and encoded.
- */
-export async function dialEngine(
-  docker: Dockerode,
-  path: string,
-  signal: AbortSignal,
-  options: { query?: object; stream?: boolean } = {},
-): Promise<unknown> {
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    docker.modem.dial(
-      {
-        path: `${path}?`,
-        method: "GET",
-        options: { ...options.query },
-        isStream: true,
-        abortSignal: signal,
-        statusCodes: ANY_STATUS,
-      },
-      (error: Error | null, body: unknown) =>
-        error ? reject(error) : resolve(body as IncomingMessage),
-    );
-  });
-  if (options.stream && response.statusCode === 200) return response;
-  const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (response.statusCode === 200) return parseBody(text);
-  throw Object.assign(new Error(`the engine answered ${response.statusCode}`), {
-    statusCode: response.statusCode,
-    json: parseBody(text),
-  });
-}
-
-/** JSON when it is JSON; else the text, for {@link expectBody} to refuse. */
-function parseBody(text: string): unknown {
-  try {
-    return parseEngineJson(text);
-  } catch {
-    return text;
   }
 }
 

@@ -1,8 +1,8 @@
 // The clusters docklens knows and their engine connections: what every core call is given.
-import type Dockerode from "dockerode";
 import type { ClusterConfig, DocklensConfig } from "../config/cluster-config.ts";
 import { loadConfig, type LoadConfigOptions } from "../config/config.ts";
-import { createEngineClient, type EngineClient, type EnginePurpose } from "./engine-client.ts";
+import type { EngineBackend } from "./engine-backend.ts";
+import { createEngineClient, type EnginePurpose } from "./engine-client.ts";
 import { DocklensError, type ErrorBody, type ErrorCode } from "../errors.ts";
 import { Coalescer, Limiter } from "../flow.ts";
 import { checkName } from "../names.ts";
@@ -67,22 +67,22 @@ export interface FleetOptions {
 
 /**
  * A fleet with its engine clients, as the core sees it. Internal: the published {@link Fleet}
- * leaves `engine` out, so that dockerode's types stay out of docklens's own.
+ * leaves `engine` out: the engines are the core's own business.
  */
 interface EngineFleet extends Fleet {
-  /** The engine client of a cluster (dockerode is loaded on the first call). */
-  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<Dockerode>;
+  /** The engine backend of a cluster (built on the first call). */
+  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<EngineBackend>;
   /** Reads over many clusters in flight, shared as a cluster's reads are. */
   acrossReads: Coalescer<ReadKey>;
   hub: Required<FleetOptions>;
 }
 
-/** The engine client of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
+/** The engine backend of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
 export function fleetEngine(
   fleet: Fleet,
   cluster: ClusterConfig,
   purpose?: EnginePurpose,
-): Promise<Dockerode> {
+): Promise<EngineBackend> {
   return engineFleet(fleet).engine(cluster, purpose);
 }
 
@@ -128,7 +128,7 @@ export interface CoreOptions {
  * ```
  */
 export function createFleet(config: DocklensConfig, options: FleetOptions = {}): Fleet {
-  const clients = new Map<string, Promise<EngineClient>>();
+  const clients = new Map<string, Promise<EngineBackend>>();
   const slots = new Map<number, EngineSlot>();
   const fleet: EngineFleet = {
     [MADE]: true,
@@ -148,7 +148,7 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
         // A client that failed to build (unreadable TLS file) is retried on the next call.
         client.catch(() => clients.delete(key));
       }
-      return (await client).docker;
+      return client;
     },
     slot(cluster) {
       let slot = slots.get(cluster.id);

@@ -5,7 +5,7 @@
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { dialEngine } from "../engine/engine.ts";
+
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { forgetEngineFacts } from "../engine/engine-version.ts";
 import { fleetHubOptions, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
@@ -129,8 +129,8 @@ function run(cluster: ClusterConfig, options: CoreOptions, hub: ClusterHub): voi
         const opened = Date.now();
         const chunks = await openEngineStream(
           cluster,
-          (docker, streamSignal) =>
-            dialEngine(docker, "/events", streamSignal, {
+          (engine, streamSignal) =>
+            engine.get("/events", streamSignal, {
               query: since ? { since } : {},
               stream: true,
             }) as Promise<Readable>,

@@ -1,7 +1,7 @@
 // The engine reads a container mirror is made of: the list items (all, or some), each with the
 // state times and network mode only its inspect body holds.
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 import type { DocklensError } from "../errors.ts";
 import { statusText, type StateTimes, type StatusWording } from "./status-text.ts";
@@ -30,9 +30,9 @@ export async function readContainers(
 ): Promise<Map<string, MirroredContainer>> {
   const items = await callEngine(
     cluster,
-    async (docker, signal) =>
+    async (engine, signal) =>
       expectBody<ListItem[]>(
-        await dialEngine(docker, "/containers/json", signal, {
+        await engine.get("/containers/json", signal, {
           query: { all: true, ...(filters ? { filters: JSON.stringify(filters) } : {}) },
         }),
         "array",
@@ -71,7 +71,7 @@ async function inspect(
   try {
     const body = await callEngine(
       cluster,
-      (docker, signal) => dialEngine(docker, `/containers/${encodeURIComponent(id)}/json`, signal),
+      (engine, signal) => engine.get(`/containers/${encodeURIComponent(id)}/json`, signal),
       { ...options, statuses: { 404: { code: "CONTAINER_NOT_FOUND", message: "gone" } } },
     );
     const detail = expectBody<{ State?: StateTimes; HostConfig?: { NetworkMode?: string } }>(

@@ -6,7 +6,7 @@ import {
   type ClusterRef,
 } from "../engine/across-clusters.ts";
 import { listContainers } from "../containers/list-containers.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import type { Override } from "../json.ts";
 import type { ImageItem, InspectImageResult } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "../engine/filters.ts";
@@ -66,9 +66,9 @@ export async function listImages(cluster: string, options: ListOptions): Promise
   const [items, { containers }] = await Promise.all([
     callEngine(
       config,
-      async (docker, signal) =>
+      async (engine, signal) =>
         expectBody<EngineImageItem[]>(
-          await dialEngine(docker, "/images/json", signal, { query }),
+          await engine.get("/images/json", signal, { query }),
           "array",
           config,
         ),

@@ -1,4 +1,4 @@
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import type { NetworkItem } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "../engine/filters.ts";
 import { inspectObject } from "./objects.ts";
@@ -29,9 +29,9 @@ export async function listNetworks(
   const { query, statuses } = filteredCall(options.filters);
   return callEngine(
     config,
-    async (docker, signal) => ({
+    async (engine, signal) => ({
       networks: expectBody<NetworkItem[]>(
-        await dialEngine(docker, "/networks", signal, { query }),
+        await engine.get("/networks", signal, { query }),
         "array",
         config,
       ).sort(byName),

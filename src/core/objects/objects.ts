@@ -1,4 +1,4 @@
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import type { ErrorCode } from "../errors.ts";
 import { checkImageReference, checkName } from "../names.ts";
 import { resolveCluster, type CoreOptions, type ItemRef } from "../engine/fleet.ts";
@@ -40,19 +40,15 @@ export async function inspectObject(
   const cluster = resolveCluster(input.cluster, options);
   const name = check(input.name);
   // Through the modem: dockerode's image and network inspect drop the abort signal.
-  const body = await callEngine(
-    cluster,
-    (docker, signal) => dialEngine(docker, path(name), signal),
-    {
-      ...options,
-      read: { kind, name },
-      statuses: {
-        404: {
-          code: missing,
-          message: `${kind} ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"`,
-        },
+  const body = await callEngine(cluster, (engine, signal) => engine.get(path(name), signal), {
+    ...options,
+    read: { kind, name },
+    statuses: {
+      404: {
+        code: missing,
+        message: `${kind} ${JSON.stringify(input.name)} not found in cluster "${cluster.name}"`,
       },
     },
-  );
+  });
   return expectBody(body, "object", cluster);
 }

@@ -1,5 +1,5 @@
 import { compareStrings } from "../compare.ts";
-import { callEngine, dialEngine, expectBody } from "../engine/engine.ts";
+import { callEngine, expectBody } from "../engine/engine.ts";
 import type { Override } from "../json.ts";
 import type { VolumeItem } from "./engine-types.ts";
 import { filteredCall, type ListOptions } from "../engine/filters.ts";
@@ -33,9 +33,9 @@ export async function listVolumes(
   const { query, statuses } = filteredCall(options.filters);
   return callEngine(
     config,
-    async (docker, signal) => {
+    async (engine, signal) => {
       const body = expectBody<{ Volumes?: EngineVolume[] | null }>(
-        await dialEngine(docker, "/volumes", signal, { query }),
+        await engine.get("/volumes", signal, { query }),
         "object",
         config,
       );
