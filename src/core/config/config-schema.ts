@@ -17,6 +17,7 @@ import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
+import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
 
 const integer = z.int({
   error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
@@ -170,17 +171,18 @@ const configSchema = z
         ),
       ),
       alerts: z.optional(alertsSchema),
+      nodes: z.optional(nodesSchema),
     },
     { error: "expected an object with a `clusters` array" },
   )
   .check(
     z.superRefine((config, ctx) => {
       // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
-      if (!config.clusters && !config.contexts && !config.discover)
+      if (!config.clusters && !config.contexts && !config.discover && !config.nodes?.length)
         ctx.addIssue({
           code: "custom",
           path: ["clusters"],
-          message: "required, unless contexts or discover is true",
+          message: "required, unless contexts or discover is true, or nodes are named",
         });
       const names = new Set<string>();
       const ids = new Set<number>();
@@ -291,6 +293,8 @@ export interface DocklensConfigInput {
   maxStreams?: number;
   /** Alert receivers and rules (README, "Alerts"). */
   alerts?: AlertsConfigInput;
+  /** Other docklens serves whose clusters this one shows as `<node>.<cluster>` (README, "Nodes"). */
+  nodes?: NodeConfigInput[];
 }
 
 /** `true` when `A` and `B` are the same type, property by property. */
@@ -344,7 +348,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams, alerts } = parsed.data;
+  const { allowedHosts, maxStreams, alerts, nodes } = parsed.data;
   clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -372,6 +376,7 @@ export function normalizeConfig(
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(maxStreams === undefined ? {} : { maxStreams }),
     ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
+    ...(nodes?.length ? { nodes: toNodeConfigs(nodes) } : {}),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),
