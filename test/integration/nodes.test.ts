@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/ports.ts";
-import { BIN, cli, engines, withContainer, writeConfig } from "./helpers.ts";
+import { cli, engines, spawnServe, withContainer, writeConfig } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { raw, type RawResponse } from "./server-helpers.ts";
 
@@ -42,19 +42,11 @@ interface Served {
 
 /** `docklens serve --config <config> --port <port>`, up once it printed its URL. */
 async function serve(config: string, port = 0): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    [BIN, "serve", "--config", config, "--port", String(port), "--json", "--quiet"],
-    { stdio: ["ignore", "pipe", "pipe"], env: ENV },
-  );
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const [chunk] = (await Promise.race([
-    once(child.stdout, "data"),
-    once(child, "exit").then(() => [Buffer.from("")]),
-  ])) as [Buffer];
-  const line = chunk.toString().trim();
-  if (!line) throw new Error(`serve did not start: ${stderr}`);
+  const { child, line, stderr } = await spawnServe(["--port", String(port), "--json", "--quiet"], {
+    config,
+    env: ENV,
+  });
+  if (!line) throw new Error(`serve did not start: ${stderr()}`);
   const { url } = JSON.parse(line.split("\n")[0]!) as { url: string };
   return {
     child,
@@ -280,6 +272,31 @@ describe("a node that goes away", () => {
       up = await get(hub.port, "/list/edge.alpha/containers", HUB.all);
     }
     expect(up.status).toBe(200);
+  });
+
+  it("is one entry named after it until it is first reached, then its clusters (serve)", async () => {
+    const port = await freePort();
+    const late = await writeConfig("nodes-late.json", {
+      clusters: [{ name: "home", host: engines.hostB }],
+      nodes: [{ name: "late", url: `http://127.0.0.1:${port}`, token: { env: "EDGE_TOKEN" } }],
+    });
+    const waiting = await serve(late);
+    let lateNode: Served | undefined;
+    try {
+      const before = await get(waiting.port, "/list/cluster", HUB.all);
+      expect(names(before.json)).toEqual(["home", "late"]);
+      expect(before.json.clusters[1].error.message).toMatch(/cannot reach node "late"/);
+      lateNode = await serve(nodeConfig, port);
+      let after = before;
+      for (let tries = 0; names(after.json).length < 3 && tries < 40; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        after = await get(waiting.port, "/list/cluster", HUB.all);
+      }
+      expect(names(after.json)).toEqual(["home", "late.alpha", "late.bravo"]);
+    } finally {
+      await lateNode?.stop();
+      await waiting.stop();
+    }
   });
 
   it("is one entry named after it, with its error, when never reached (the CLI)", async () => {
