@@ -33,4 +33,3 @@ export async function readKeyFile(path: string | undefined): Promise<Buffer | un
     );
   }
 }
-
