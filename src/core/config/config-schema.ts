@@ -378,16 +378,23 @@ export function normalizeConfig(
     ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
     ...(nodes?.length ? { nodes: toNodeConfigs(nodes) } : {}),
     clusters: all,
-    warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
+    warnings: [...found.warnings, ...unmatchedGlobs(scoped, all, nodes ?? [])],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),
     tokens: scoped,
   };
 }
 
 /** One warning per token glob that matches no cluster: most likely a typo, which hides a cluster. */
-function unmatchedGlobs(tokens: readonly ScopedToken[], clusters: readonly ClusterConfig[]) {
+function unmatchedGlobs(
+  tokens: readonly ScopedToken[],
+  clusters: readonly ClusterConfig[],
+  nodes: readonly NodeConfigInput[],
+) {
+  // A node's clusters are known once it answers: `edge.*` is no typo when a node is `edge`.
+  const ofNode = (glob: string) => nodes.some((node) => glob.startsWith(`${node.name}.`));
   return tokens.flatMap((token) =>
     token.clusters
+      .filter((glob) => !ofNode(glob))
       .filter((glob) => !clusters.some((cluster) => clusterGlob(glob).test(cluster.name)))
       .map(
         (glob) =>
