@@ -36,4 +36,9 @@ export const PATH_PARAMS: Record<string, { description: string; schema: Schema }
   },
   volumeName: { description: "Volume name", schema: name },
   networkName: { description: "Network name or id", schema: name },
+  path: {
+    description:
+      "An engine API path as docklens reads it (containers/json, containers/web/logs); the node checks it",
+    schema: { type: "string", pattern: "^[a-zA-Z0-9_.%:@/-]+$", maxLength: 2048 },
+  },
 };

@@ -43,8 +43,9 @@ const STREAMS = /^(containers\/[^/]+\/(logs|attach)|events)$/;
 /**
  * `GET /node/:cluster/engine/:path`: the engine read `GET /<path>?<query>` of a cluster of this
  * serve, for a hub whose config names it among its `nodes`; `attach` is the read-only attach.
- * JSON for a read, the engine's bytes for a stream, and an engine's refusal as its status with
- * `{ "engine": <its body> }`. Any read docklens's core does not make is `READ_NOT_ALLOWED`.
+ * JSON for a read, the engine's bytes for a stream, and an engine's refusal as `502
+ * ENGINE_ERROR` with `engine: { status, body }` beside the error. Any read docklens's core does
+ * not make is `READ_NOT_ALLOWED`.
  */
 export const NODE_ROUTE: ApiRoute = {
   path: "/node/:cluster/engine/:path",
@@ -89,11 +90,21 @@ export const NODE_ROUTE: ApiRoute = {
       answer.kind === "body"
         ? sendJson(event, answer.body, 200)
         : answer.kind === "engine-error"
-          ? sendJson(event, { engine: answer.body ?? null }, answer.status)
+          ? sendJson(event, engineRefusal(answer.status, answer.body), 502)
           : sendBytes(event, answer.chunks, signal),
     );
   },
 };
+
+/**
+ * An engine's refusal as the node route answers it: `502 ENGINE_ERROR` as for any client, with
+ * the engine's status and body beside it for a hub, which words it as for an engine of its own.
+ */
+function engineRefusal(status: number, body: unknown) {
+  const said = (body as { message?: unknown } | null)?.message;
+  const message = `the engine answered ${status}${typeof said === "string" ? `: ${said.slice(0, 300)}` : ""}`;
+  return { error: { code: "ENGINE_ERROR", message }, engine: { status, body: body ?? null } };
+}
 
 function isTrue(value: unknown): boolean {
   return value === "true" || value === "1";

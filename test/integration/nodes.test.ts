@@ -160,6 +160,23 @@ describe("a hub over a node", () => {
     const top = await get(hub.port, "/detail/edge.alpha/container/web/process", HUB.all);
     expect(top.status).toBe(200);
     expect(top.json.Processes.length).toBeGreaterThan(0);
+    const stats = await get(hub.port, "/detail/edge.alpha/container/web/stats", HUB.all);
+    expect(stats.status).toBe(200);
+    expect(stats.json.summary).toBeTruthy();
+    const [sample] = await streamWithToken(
+      hub.port,
+      "/detail/edge.alpha/container/web/stats?stream=true",
+      HUB.all,
+      1,
+    );
+    expect(sample.summary).toBeTruthy();
+    const [line] = await streamWithToken(
+      hub.port,
+      "/detail/edge.alpha/container/web/attach",
+      HUB.all,
+      1,
+    );
+    expect(line.text).toMatch(/^(out|err) \d+$/);
   });
 
   it("passes events across", async () => {

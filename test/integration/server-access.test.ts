@@ -122,6 +122,7 @@ describe("/openapi.json and /healthz", () => {
       "/healthz",
       "/openapi.json",
       "/metrics",
+      "/node/:cluster/engine/:path",
     ].map((path) => path.replace(/:(\w+)/g, "{$1}"));
     expect(Object.keys(openapi.paths).sort()).toEqual(paths.sort());
     for (const path of paths) expect(Object.keys(openapi.paths[path])).toEqual(["get", "head"]);

@@ -73,8 +73,9 @@ export async function createHttpNodeBackend(
 
 /**
  * `GET path` of the node's serve: the parsed JSON (64-bit integers kept exact), or with `stream`
- * the response once the node answered 200. An engine's refusal the node passed on throws
- * `{ statusCode, json }` as the Docker backend does; a node's own refusal throws its code
+ * the response once the node answered 200. An engine's refusal the node passed on (its
+ * `engine: { status, body }`) throws `{ statusCode, json }` as the Docker backend does; a
+ * node's own refusal throws its code
  * (those of its engine as they are, the others as `ENGINE_ERROR`); transport errors as they are.
  */
 export async function nodeRequest(
@@ -108,11 +109,14 @@ export async function nodeRequest(
     // Not JSON: the core refuses it as an engine's body that is no JSON.
   }
   if (response.statusCode === 200) return body;
-  const answer = body as { engine?: unknown; error?: { code?: ErrorCode; message?: string } };
-  if (answer && typeof answer === "object" && "engine" in answer)
-    throw Object.assign(new Error(`the engine answered ${response.statusCode}`), {
-      statusCode: response.statusCode,
-      json: answer.engine,
+  const answer = body as {
+    engine?: { status?: unknown; body?: unknown };
+    error?: { code?: ErrorCode; message?: string };
+  };
+  if (typeof answer?.engine?.status === "number")
+    throw Object.assign(new Error(`the engine answered ${answer.engine.status}`), {
+      statusCode: answer.engine.status,
+      json: answer.engine.body,
     });
   const code = answer?.error?.code;
   const said = answer?.error?.message ?? "no message";
