@@ -69,7 +69,12 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   const input = await inputOf(spec, options);
   const query = spec.call!;
   const hooks = spec.hooks?.(args, options) ?? {};
-  const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  // A watch keeps each engine's container mirror (list once, then its events), as serve does,
+  // rather than listing every engine again each round (core/hub/).
+  const fleet = await loadFleet({
+    ...(options.config ? { configPath: options.config } : {}),
+    ...(options.watch ? { live: true } : {}),
+  });
   if (targetsAll(spec, args)) printWarnings(fleet.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.

@@ -39,6 +39,8 @@ interface Mirror {
   lease?: NodeJS.Timeout;
   resync?: NodeJS.Timeout;
   batch?: NodeJS.Timeout;
+  /** Stop listening for the fleet's close. */
+  unlisten?: () => void;
   built?: { version: number; until: number; value: unknown };
 }
 
@@ -127,15 +129,21 @@ function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
       mirror.lease = setTimeout(check, wait).unref();
       return;
     }
-    mirror.lease = undefined;
-    clearTimeout(mirror.resync);
-    clearTimeout(mirror.batch);
-    mirror.subscription.close();
-    mirrors.delete(slot);
-    slot.down = undefined;
-    settle(mirror);
+    closeMirror(mirror, slot);
   };
   mirror.lease = setTimeout(check, Math.max(graceMs, 1)).unref();
+}
+
+function closeMirror(mirror: Mirror, slot: EngineSlot): void {
+  mirror.unlisten?.();
+  clearTimeout(mirror.lease);
+  mirror.lease = undefined;
+  clearTimeout(mirror.resync);
+  clearTimeout(mirror.batch);
+  mirror.subscription.close();
+  if (mirrors.get(slot) === mirror) mirrors.delete(slot);
+  slot.down = undefined;
+  settle(mirror);
 }
 
 function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): Mirror {
@@ -153,6 +161,11 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     lastUsed: Date.now(),
     subscription: { close() {} },
   };
+  // The fleet closed: the mirror goes now (its listener goes when the mirror closes otherwise).
+  const closing = slot.closing;
+  const onClose = () => closeMirror(mirror, slot);
+  closing.addEventListener("abort", onClose, { once: true });
+  mirror.unlisten = () => closing.removeEventListener("abort", onClose);
   mirror.subscription = subscribeEvents(cluster, fleet, (signal) => {
     if (mirrors.get(slot) !== mirror) return;
     if (signal.kind === "up") void relist(cluster, fleet, mirror);
