@@ -1,5 +1,5 @@
-// The engine reads a container mirror is made of: the list items (all, or some), each with the
-// state times and network mode only its inspect body holds.
+// The engine reads a container mirror is made of: the list items (all, or some), then each
+// container's state times and network mode, which only its inspect body holds.
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { callEngine, expectBody } from "../engine/engine.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
@@ -9,17 +9,21 @@ import { statusText, type StateTimes, type StatusWording } from "./status-text.t
 /** An item of the engine's `GET /containers/json`, as it comes. */
 export type ListItem = { Id: string } & Record<string, unknown>;
 
-/** A mirrored container: its list item, its state's times, its network mode (from inspect). */
+/**
+ * A mirrored container: its list item, and its state's times and network mode from its inspect
+ * body. No `state` yet: it is not inspected, and its listed `Status` is served as it came.
+ */
 export interface MirroredContainer {
   item: ListItem;
-  state: StateTimes;
+  state?: StateTimes;
   networkMode?: string;
 }
 
 /**
- * The engine's list items (all, or those of `filters`) with each container's state times and
- * network mode from its inspect body. A container whose derived `Status` already equals the
- * listed one keeps the times `known` holds: a re-list inspects only what changed.
+ * The engine's list items (all, or those of `filters`), in one call: a container whose derived
+ * `Status` equals the listed one keeps the times `known` holds, one never started needs none;
+ * the others are left for {@link inspectContainers}, so that a list of 12,000 waits for no
+ * inspect.
  */
 export async function readContainers(
   cluster: ClusterConfig,
@@ -41,10 +45,10 @@ export async function readContainers(
     options,
   );
   const now = Date.now();
-  const entries = await Promise.all(
-    items.map(async (item): Promise<[string, MirroredContainer] | undefined> => {
+  return new Map(
+    items.map((item): [string, MirroredContainer] => {
       const before = known?.get(item.Id);
-      if (before && item.Status === statusText(before.state, wording, now))
+      if (before?.state && item.Status === statusText(before.state, wording, now))
         return [item.Id, { ...before, item }];
       // A container never started has no times: its text is "Created" for good, no inspect needed
       // (but for its network mode, when the item names none).
@@ -55,11 +59,39 @@ export async function readContainers(
         (item.HostConfig || Object.keys(networks ?? {}).length)
       )
         return [item.Id, { item, state: { Status: "created" } }];
-      const detail = await inspect(cluster, options, item.Id);
-      return detail && [item.Id, { item, ...detail }];
+      return [item.Id, { item }];
     }),
   );
-  return new Map(entries.filter((entry) => entry !== undefined));
+}
+
+/** Inspects in each slice told at once. */
+const SLICE = 64;
+
+/**
+ * The state times and network mode of containers `ids`; undefined for one that is gone. A
+ * quarter of the cluster's calls in flight at most: the rest stay free for everyone's reads.
+ * `each` is told of each slice as it comes, so a reader sees the first ones early.
+ */
+export async function inspectContainers(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  ids: readonly string[],
+  each: (found: Map<string, { state: StateTimes; networkMode?: string } | undefined>) => void,
+): Promise<void> {
+  const atOnce = Math.max(1, Math.floor(cluster.maxConcurrency / 4));
+  for (let at = 0; at < ids.length; at += SLICE) {
+    const slice = ids.slice(at, at + SLICE);
+    const found = new Map<string, { state: StateTimes; networkMode?: string } | undefined>();
+    let next = 0;
+    const worker = async () => {
+      while (next < slice.length) {
+        const id = slice[next++]!;
+        found.set(id, await inspect(cluster, options, id));
+      }
+    };
+    await Promise.all(Array.from({ length: atOnce }, worker));
+    each(found);
+  }
 }
 
 /** A container's state and network mode; undefined when it is gone. */
