@@ -37,8 +37,9 @@ interface Mirror {
   /** The containers being re-read now. */
   reading: Set<string>;
   listing: boolean;
-  /** Inspects under way for what the lists left out. */
+  /** Inspects under way for what the lists left out; those re-read on events go first. */
   filling: boolean;
+  touched: Set<string>;
   subscription: HubSubscription;
   lastUsed: number;
   lease?: NodeJS.Timeout;
@@ -188,6 +189,7 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     reading: new Set(),
     listing: false,
     filling: false,
+    touched: new Set(),
     lastUsed: Date.now(),
     subscription: { close() {} },
   };
@@ -269,6 +271,7 @@ async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
     return relistLater(cluster, options, mirror, error);
   }
   mirror.reading = new Set();
+  for (const id of ids) mirror.touched.add(id);
   schedule(cluster, options, mirror);
   void fill(cluster, options, mirror);
 }
@@ -307,9 +310,12 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   void fill(cluster, options, mirror);
 }
 
+/** Containers inspected in one round of {@link fill}, told together. */
+const FILL_SLICE = 32;
+
 /**
- * Inspect the containers the lists left without state times, a few at a time, each slice told
- * as it comes. A failure leaves the rest for the next list: their listed text is served meanwhile.
+ * Inspect the containers the lists left without state times, a slice at a time, those events
+ * touched first. A failure leaves the rest for the next list: their listed text is served meanwhile.
  */
 async function fill(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): Promise<void> {
   if (mirror.filling) return;
@@ -317,21 +323,25 @@ async function fill(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror
   const slot = options.fleet.slot(cluster);
   try {
     for (;;) {
-      const ids = [...mirror.containers].filter(([, entry]) => !entry.state).map(([id]) => id);
-      if (!ids.length || mirrors.get(slot) !== mirror || mirror.status !== "live") break;
-      const items = new Map(ids.map((id) => [id, mirror.containers.get(id)?.item]));
-      await inspectContainers(cluster, options, ids, (found) => {
-        for (const [id, detail] of found) {
-          const entry = mirror.containers.get(id);
-          // Re-read meanwhile: an inspect from before its last event would not fit it.
-          if (!entry || entry.state || entry.item !== items.get(id)) continue;
-          // Gone: its destroy event follows, or the next list; meanwhile it is no longer listed.
-          if (!detail) mirror.containers.delete(id);
-          else mirror.containers.set(id, { ...entry, ...detail });
-        }
-        mirror.version++;
-        settle(mirror);
-      });
+      const unfilled = (id: string) => mirror.containers.get(id)?.state === undefined;
+      const touched = [...mirror.touched].filter(unfilled);
+      mirror.touched = new Set(touched);
+      const ids = [...touched, ...[...mirror.containers.keys()].filter(unfilled)];
+      const slice = [...new Set(ids)].slice(0, FILL_SLICE);
+      if (!slice.length || mirrors.get(slot) !== mirror || mirror.status !== "live") break;
+      const items = new Map(slice.map((id) => [id, mirror.containers.get(id)?.item]));
+      const found = await inspectContainers(cluster, options, slice);
+      for (const [id, detail] of found) {
+        mirror.touched.delete(id);
+        const entry = mirror.containers.get(id);
+        // Re-read meanwhile: an inspect from before its last event would not fit it.
+        if (!entry || entry.state || entry.item !== items.get(id)) continue;
+        // Gone: its destroy event follows, or the next list; meanwhile it is no longer listed.
+        if (!detail) mirror.containers.delete(id);
+        else mirror.containers.set(id, { ...entry, ...detail });
+      }
+      mirror.version++;
+      settle(mirror);
     }
   } catch {
     // The engine is away or refused: the hub's signal or the next list tells.

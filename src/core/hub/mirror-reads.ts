@@ -64,34 +64,26 @@ export async function readContainers(
   );
 }
 
-/** Inspects in each slice told at once. */
-const SLICE = 64;
-
 /**
- * The state times and network mode of containers `ids`; undefined for one that is gone. A
- * quarter of the cluster's calls in flight at most: the rest stay free for everyone's reads.
- * `each` is told of each slice as it comes, so a reader sees the first ones early.
+ * The state times and network mode of containers `ids`; undefined for one that is gone. Half
+ * the cluster's calls in flight at most: the rest stay free for everyone's reads.
  */
 export async function inspectContainers(
   cluster: ClusterConfig,
   options: CoreOptions,
   ids: readonly string[],
-  each: (found: Map<string, { state: StateTimes; networkMode?: string } | undefined>) => void,
-): Promise<void> {
-  const atOnce = Math.max(1, Math.floor(cluster.maxConcurrency / 4));
-  for (let at = 0; at < ids.length; at += SLICE) {
-    const slice = ids.slice(at, at + SLICE);
-    const found = new Map<string, { state: StateTimes; networkMode?: string } | undefined>();
-    let next = 0;
-    const worker = async () => {
-      while (next < slice.length) {
-        const id = slice[next++]!;
-        found.set(id, await inspect(cluster, options, id));
-      }
-    };
-    await Promise.all(Array.from({ length: atOnce }, worker));
-    each(found);
-  }
+): Promise<Map<string, { state: StateTimes; networkMode?: string } | undefined>> {
+  const atOnce = Math.max(1, Math.floor(cluster.maxConcurrency / 2));
+  const found = new Map<string, { state: StateTimes; networkMode?: string } | undefined>();
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      found.set(id, await inspect(cluster, options, id));
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  return found;
 }
 
 /** A container's state and network mode; undefined when it is gone. */
