@@ -15,6 +15,7 @@ const LABEL = "docklens-test=alert-scale";
 const IMAGE = "local/busybox:1";
 let linked: LinkProxy;
 let held: LinkProxy;
+let stalled: LinkProxy;
 let hook: Hook;
 let fleet: Fleet;
 let service: AlertsService;
@@ -23,9 +24,11 @@ const log: string[] = [];
 beforeAll(async () => {
   const socket = { path: engines.hostA.replace("unix://", "") };
   // `held` passes on no inspect: the engine hangs on every one.
-  [linked, held, hook] = await Promise.all([
+  // `stalled` passes on no list of some containers by id: the mirror's re-reads after events.
+  [linked, held, stalled, hook] = await Promise.all([
     startProxy(socket),
     startProxy(socket, 0, /^GET \/(v[\d.]+\/)?containers\/[0-9a-f]+\/json/),
+    startProxy(socket, 0, /^GET \S*containers\/json\?.*filters=.*%22id%22/),
     startHook(),
   ]);
   // A running container: the first list of `held` needs its inspect for its times.
@@ -34,29 +37,36 @@ beforeAll(async () => {
     clusters: [
       { name: "linked", host: "127.0.0.1", port: linked.port },
       { name: "held", host: "127.0.0.1", port: held.port, timeoutMs: 120_000 },
+      { name: "stalled", host: "127.0.0.1", port: stalled.port, timeoutMs: 1000 },
     ],
     alerts: {
       receivers: [{ name: "hook", webhook: hook.url }],
       rules: [
         { name: "crashed", when: "exited", cluster: "linked", filter: [`label=${LABEL}`] },
         { name: "any", when: "exited", cluster: "held" },
+        { name: "lost", when: "exited", cluster: "stalled" },
       ],
     },
   });
   fleet = await loadFleet({ configPath: path, live: true });
-  service = startAlerts({ fleet, log: (line) => log.push(line), delivery: { groupWaitMs: 50 } });
+  const delivery = { groupWaitMs: 50, groupIntervalMs: 0 };
+  service = startAlerts({ fleet, log: (line) => log.push(line), delivery });
   // The rules' first evaluations: a filtered list of `linked`, the mirror of `held`.
-  await until(() => filtered() && mirrorState(resolveCluster("held", { fleet }), { fleet }));
+  await until(
+    () =>
+      filtered() &&
+      ["held", "stalled"].every((name) => mirrorState(resolveCluster(name, { fleet }), { fleet })),
+  );
 });
 
 afterAll(async () => {
   service?.close();
   fleet?.close();
-  await Promise.all([linked?.close(), held?.close(), hook?.close()]);
+  await Promise.all([linked?.close(), held?.close(), stalled?.close(), hook?.close()]);
   const ids = await docker(engines.hostA, "ps", "-aq", "--filter", `label=${LABEL}`);
   if (ids) await docker(engines.hostA, "rm", "-f", ...ids.split("\n"));
   // The containers the rules must not see by their label have none.
-  await docker(engines.hostA, "rm", "-f", "as-other", "as-held").catch(() => "");
+  await docker(engines.hostA, "rm", "-f", "as-other", "as-held", "as-lost").catch(() => "");
 });
 
 /** Engine lists with filters seen on the link to `linked`. */
@@ -106,5 +116,22 @@ describe("a rule without a filter", () => {
     expect(state.inspected).toBeLessThan(state.containers);
     const { running } = await listContainers("held", { fleet });
     expect(running.some((item) => item.Labels[LABEL.split("=")[0]!] === "alert-scale")).toBe(true);
+  });
+});
+
+describe("an event whose container cannot be read", () => {
+  it("is counted and logged, not dropped silently", async () => {
+    await exit("as-lost", 6, false);
+    expect(
+      await until(() => service.lookupFailures().find((one) => one.rule === "lost")?.count),
+    ).toBeGreaterThan(0);
+    expect(
+      log.filter((line) =>
+        /^rule "lost": \d+ events lost, their containers could not be read \(stalled: .+\)$/.test(
+          line,
+        ),
+      ),
+    ).toHaveLength(1);
+    expect(alertsOf("lost", "as-lost")).toEqual([]);
   });
 });

@@ -16,6 +16,8 @@ export interface RuleSink {
   fire(scope: RuleScope, seen: Seen, quietMs?: number): void;
   /** The condition of `scope` on this cluster and container (none: the cluster's own) ended. */
   end(scope: RuleScope, cluster: ClusterConfig | number, container: string | null): void;
+  /** Whether an event's container is the rule's could not be told: its event is lost. */
+  lookupFailed(scope: RuleScope, cluster: ClusterConfig, error: Error): void;
   /** What the rule sees now: alerts of the clusters that answered and not seen have ended. */
   reconcile(scope: RuleScope, evaluation: RuleEvaluation): void;
   log(message: string): void;
@@ -81,7 +83,10 @@ export function watchRules(
       }
       const cause = "fire" in verdict ? verdict.fire : died(scope, `${cluster.id}\0${seen.id}`);
       if (!cause) continue;
-      const chosen = await scopeChooses(scope, cluster, seen.id, options).catch(() => undefined);
+      const chosen = await scopeChooses(scope, cluster, seen.id, options).catch((error: Error) => {
+        sink.lookupFailed(scope, cluster, error);
+        return undefined;
+      });
       const ref = { id: cluster.id, name: cluster.name };
       if (chosen)
         sink.fire(
