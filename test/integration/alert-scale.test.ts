@@ -48,7 +48,8 @@ beforeAll(async () => {
       ],
     },
   });
-  fleet = await loadFleet({ configPath: path, live: true });
+  // A short grace: a mirror no one holds closes soon.
+  fleet = await loadFleet({ configPath: path, live: true, graceMs: 300 });
   const delivery = { groupWaitMs: 50, groupIntervalMs: 0 };
   service = startAlerts({ fleet, log: (line) => log.push(line), delivery });
   // The rules' first evaluations: a filtered list of `linked`, the mirror of `held`.
@@ -133,5 +134,19 @@ describe("an event whose container cannot be read", () => {
       ),
     ).toHaveLength(1);
     expect(alertsOf("lost", "as-lost")).toEqual([]);
+  });
+});
+
+describe("the rules' mirrors", () => {
+  it("are held while the rules run: a quiet spell costs no list again", async () => {
+    const cluster = resolveCluster("linked", { fleet });
+    const lists = () =>
+      linked.requests.filter((line) => /^GET \S*containers\/json\?all=true$/.test(line)).length;
+    const before = lists();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(mirrorState(cluster, { fleet })?.status).toBe("live");
+    await exit("as-quiet", 7);
+    expect(await until(() => alertsOf("crashed", "as-quiet").length)).toBe(1);
+    expect(lists()).toBe(before);
   });
 });

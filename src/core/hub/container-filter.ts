@@ -22,6 +22,11 @@ export type ContainerFilter = (item: FilteredItem, state?: StateTimes) => boolea
 
 const LOCAL_KEYS = new Set(["id", "name", "label", "status", "exited", "health"]);
 
+/** Whether {@link compileContainerFilters} makes a local test of `filters` (no key needs the engine). */
+export function filtersAreLocal(filters: EngineFilters | undefined): boolean {
+  return Object.keys(filters ?? {}).every((key) => !filters![key]!.length || LOCAL_KEYS.has(key));
+}
+
 /**
  * The local test of `filters`, or undefined when a key needs the engine. Values are read as
  * moby reads them: `id`, `name` and `status` match exactly or as an unanchored RE2 pattern (a
@@ -35,8 +40,7 @@ const LOCAL_KEYS = new Set(["id", "name", "label", "status", "exited", "health"]
 export async function compileContainerFilters(
   filters: EngineFilters | undefined,
 ): Promise<ContainerFilter | undefined> {
-  const keys = Object.keys(filters ?? {}).filter((key) => filters![key]!.length);
-  if (keys.some((key) => !LOCAL_KEYS.has(key))) return undefined;
+  if (!filtersAreLocal(filters)) return undefined;
   const values = (key: string) => filters?.[key] ?? [];
   const [id, name, status] = await Promise.all(
     ["id", "name", "status"].map((key) => match(values(key))),
