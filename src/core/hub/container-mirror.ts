@@ -9,7 +9,7 @@ import { readEngineVersion } from "../engine/engine-version.ts";
 import { fleetHubOptions, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
 import { DocklensError, type ErrorBody } from "../errors.ts";
 import { jittered, subscribeEvents, type EngineEvent, type HubSubscription } from "./event-hub.ts";
-import { inspectContainers, readContainers, type MirroredContainer } from "./mirror-reads.ts";
+import { fillContainers, readContainers, type MirroredContainer } from "./mirror-reads.ts";
 import { nextStatusChange, statusText, type StatusWording } from "./status-text.ts";
 
 /** Container events that change nothing a list item shows (Podman says `exec`, Docker `exec_start`). */
@@ -310,44 +310,22 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   void fill(cluster, options, mirror);
 }
 
-/** Containers inspected in one round of {@link fill}, told together. */
-const FILL_SLICE = 32;
-
-/**
- * Inspect the containers the lists left without state times, a slice at a time, those events
- * touched first. A failure leaves the rest for the next list: their listed text is served meanwhile.
- */
+/** Fill in what the lists left out (mirror-reads.ts), telling the readers of each slice. */
 async function fill(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): Promise<void> {
   if (mirror.filling) return;
   mirror.filling = true;
   const slot = options.fleet.slot(cluster);
-  try {
-    for (;;) {
-      const unfilled = (id: string) => mirror.containers.get(id)?.state === undefined;
-      const touched = [...mirror.touched].filter(unfilled);
-      mirror.touched = new Set(touched);
-      const ids = [...touched, ...[...mirror.containers.keys()].filter(unfilled)];
-      const slice = [...new Set(ids)].slice(0, FILL_SLICE);
-      if (!slice.length || mirrors.get(slot) !== mirror || mirror.status !== "live") break;
-      const items = new Map(slice.map((id) => [id, mirror.containers.get(id)?.item]));
-      const found = await inspectContainers(cluster, options, slice);
-      for (const [id, detail] of found) {
-        mirror.touched.delete(id);
-        const entry = mirror.containers.get(id);
-        // Re-read meanwhile: an inspect from before its last event would not fit it.
-        if (!entry || entry.state || entry.item !== items.get(id)) continue;
-        // Gone: its destroy event follows, or the next list; meanwhile it is no longer listed.
-        if (!detail) mirror.containers.delete(id);
-        else mirror.containers.set(id, { ...entry, ...detail });
-      }
+  await fillContainers(
+    cluster,
+    options,
+    mirror,
+    () => mirrors.get(slot) === mirror && mirror.status === "live",
+    () => {
       mirror.version++;
       settle(mirror);
-    }
-  } catch {
-    // The engine is away or refused: the hub's signal or the next list tells.
-  } finally {
-    mirror.filling = false;
-  }
+    },
+  );
+  mirror.filling = false;
 }
 
 /** The mirror is down with `error` until a list succeeds: tried again after a jittered wait. */

@@ -64,11 +64,62 @@ export async function readContainers(
   );
 }
 
+/** Containers inspected in one round of {@link fillContainers}, told together. */
+const FILL_SLICE = 32;
+
+/**
+ * Inspect the containers of `mirror` its lists left without state times, a slice at a time,
+ * while `current`; `changed` after each slice. First those events touched, then those whose list
+ * item names no network (the mode only inspect tells), then those whose `Status` text moves each
+ * second. A failure leaves the rest for the next list: their listed text is served meanwhile.
+ */
+export async function fillContainers(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  mirror: { containers: Map<string, MirroredContainer>; touched: Set<string> },
+  current: () => boolean,
+  changed: () => void,
+): Promise<void> {
+  try {
+    for (;;) {
+      const unfilled = (id: string) => mirror.containers.get(id)?.state === undefined;
+      const touched = [...mirror.touched].filter(unfilled);
+      mirror.touched = new Set(touched);
+      const rest = [...mirror.containers.keys()].filter(unfilled);
+      const ids = [...touched, ...rest.sort((a, b) => urgency(mirror, b) - urgency(mirror, a))];
+      const slice = [...new Set(ids)].slice(0, FILL_SLICE);
+      if (!slice.length || !current()) return;
+      const items = new Map(slice.map((id) => [id, mirror.containers.get(id)?.item]));
+      const found = await inspectContainers(cluster, options, slice);
+      for (const [id, detail] of found) {
+        mirror.touched.delete(id);
+        const entry = mirror.containers.get(id);
+        // Re-read meanwhile: an inspect from before its last event would not fit it.
+        if (!entry || entry.state || entry.item !== items.get(id)) continue;
+        // Gone: its destroy event follows, or the next list; meanwhile it is no longer listed.
+        if (!detail) mirror.containers.delete(id);
+        else mirror.containers.set(id, { ...entry, ...detail });
+      }
+      changed();
+    }
+  } catch {
+    // The engine is away or refused: the hub's signal or the next list tells.
+  }
+}
+
+/** How soon a container's inspect tells what its list item does not: the higher, the sooner. */
+function urgency(mirror: { containers: Map<string, MirroredContainer> }, id: string): number {
+  const item = mirror.containers.get(id)?.item;
+  const networks = (item?.NetworkSettings as { Networks?: object } | undefined)?.Networks;
+  if (item && !item.HostConfig && !Object.keys(networks ?? {}).length) return 2;
+  return typeof item?.Status === "string" && /second/.test(item.Status) ? 1 : 0;
+}
+
 /**
  * The state times and network mode of containers `ids`; undefined for one that is gone. Half
  * the cluster's calls in flight at most: the rest stay free for everyone's reads.
  */
-export async function inspectContainers(
+async function inspectContainers(
   cluster: ClusterConfig,
   options: CoreOptions,
   ids: readonly string[],
