@@ -37,9 +37,19 @@ export function filtersAreLocal(filters: EngineFilters | undefined): boolean {
  * test?.({ Id: "ab12", Labels: { tier: "web" }, State: "running", Status: "Up 2 hours" }); // true
  * ```
  */
-export async function compileContainerFilters(
+export function compileContainerFilters(
   filters: EngineFilters | undefined,
 ): Promise<ContainerFilter | undefined> {
+  if (!filters) return compile(undefined);
+  // A rule's filters are one object for as long as it runs: compiled once, not per event.
+  let test = compiled.get(filters);
+  if (!test) compiled.set(filters, (test = compile(filters)));
+  return test;
+}
+
+const compiled = new WeakMap<EngineFilters, Promise<ContainerFilter | undefined>>();
+
+async function compile(filters: EngineFilters | undefined): Promise<ContainerFilter | undefined> {
   if (!filtersAreLocal(filters)) return undefined;
   const values = (key: string) => filters?.[key] ?? [];
   const [id, name, status] = await Promise.all(
