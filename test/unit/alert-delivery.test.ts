@@ -64,7 +64,7 @@ async function until(ok: () => boolean, ms = 5000): Promise<void> {
 describe("alert delivery", () => {
   it("sends a burst of 1,000 alerts of a rule as one request, and what follows once per group interval", async () => {
     const { hook, bodies } = await receiver();
-    delivery = createDelivery([hook], { groupWaitMs: 20, groupIntervalMs: 400 });
+    delivery = createDelivery([hook], { groupWaitMs: 20, groupIntervalMs: 1500 });
     for (let i = 0; i < 1000; i++) delivery.send(["hook"], [notice("crashed", `c${i}`)]);
     await until(() => bodies.length === 1);
     expect(bodies.map((body) => body.length)).toEqual([1000]);
@@ -79,6 +79,8 @@ describe("alert delivery", () => {
       "c1 resolved",
       "c2 resolved",
     ]);
+    // Counted once the receiver's answer is back.
+    await until(() => delivery!.counts()[0]?.count === 2);
     expect(delivery.counts()).toEqual([{ receiver: "hook", result: "success", count: 2 }]);
   });
 
