@@ -11,12 +11,13 @@
 //    half of them non-zero, start, health_status) for --fleet-seconds (60): serve's CPU and RSS
 //    with three rules (exited, unhealthy, restarting), the same with a label filter on each, and
 //    with no rules; the load average beside each.
-//    Measured 2026-11-27 (2 shared cores, load 36-52; 60 s): no rules 0.3% of a core, 62 MiB;
-//    the three rules with a label filter 33.4% of a core and as much again waiting for a core
-//    (serve wanted more than it got), 381 MiB, 8,498 alerts delivered in 53 requests and 10,707
-//    dropped from the receiver's full queue; without a filter 33.9% of a core, 541 MiB, and no
-//    alert at all: each lookup waits for a mirror whose first list inspects every started
-//    container (nearly all, after the run before) and did not finish (README, Alerts).
+//    Measured 2026-11-27 (2 shared cores, 60 s), before and after issue 28's fixes (README,
+//    Alerts): with a label filter 33.4% of a core, 381 MiB, 8,498 alerts in 53 requests and
+//    10,707 dropped (load 36-52) -> 25.3%, 305 MiB, 21,860 alerts in 12 requests, none dropped
+//    (load 15); without a filter 33.9%, 541 MiB, no alert in 60 s -> 25.0%, 334 MiB, 23,066
+//    alerts in 13 requests; no rules 0.3-0.5%, 62-63 MiB. serve waited about as long again for
+//    a core as it ran; at load 8-10 the same rules got 49.7% and 45.7% of a core (+76%, +82%
+//    waiting), 23,203 and 23,161 alerts in 19 and 18 requests, none dropped.
 // Run by hand, as root:   node bench/alerts.mjs [--parts 1,2,3] [--exits 30] [--containers 50]
 //   [--seconds 30] [--engines 40] [--events 500] [--fleet-seconds 60]
 // then stop the engines: bash scripts/engine.sh stop /tmp/docklens-bench-alerts (and /tmp/docklens-bench)
@@ -108,14 +109,21 @@ async function measure(rules, clusters, span, warm = 3) {
   ]
     .map(([, result, n]) => `${result} ${n}`)
     .join(", ");
+  const dropped = [...metrics.matchAll(/^docklens_alert_notices_dropped_total\{[^}]*\} (\d+)/gm)]
+    .map(([, n]) => Number(n))
+    .reduce((sum, n) => sum + n, 0);
+  const lost = [...metrics.matchAll(/^docklens_alert_lookup_failures_total\{[^}]*\} (\d+)/gm)]
+    .map(([, n]) => Number(n))
+    .reduce((sum, n) => sum + n, 0);
   await server.stop();
-  return { share, waiting, rss, load: load(), notices: notices - heard, deliveries };
+  return { share, waiting, rss, load: load(), notices: notices - heard, deliveries, dropped, lost };
 }
 const figure = ({ share, waiting, rss, load: average }) =>
   `${(share * 100).toFixed(1)}% of a core (${(waiting * 100).toFixed(0)}% more waiting for one), ` +
   `RSS ${rss.toFixed(0)} MiB (load ${average})`;
-const told = ({ notices: heard, deliveries }) =>
-  `${heard} alerts delivered${deliveries ? ` (requests: ${deliveries})` : ""}`;
+const told = ({ notices: heard, deliveries, dropped, lost }) =>
+  `${heard} alerts delivered${deliveries ? ` (requests: ${deliveries})` : ""}, ` +
+  `${dropped} notices dropped, ${lost} events lost to failed lookups`;
 
 if (parts.has(1) || parts.has(2)) {
   const host = runningEngine(values.dir, count, CHATTY, "chatty=1");
@@ -147,7 +155,15 @@ if (parts.has(1) || parts.has(2)) {
   if (parts.has(1)) {
     const latency = await startServe({
       DOCKLENS_CONFIG: configOf(
-        [{ name: "crashed", when: "exited", filter: ["label=alertbench=1"], cooldown: "0s" }],
+        // No group interval: each alert's own latency, not the wait a burst's grouping adds.
+        [
+          {
+            name: "crashed",
+            when: "exited",
+            filter: ["label=alertbench=1"],
+            groupInterval: "0s",
+          },
+        ],
         clusters,
       ),
     });

@@ -31,7 +31,9 @@ stop() {
   local dir=$1
   [ -d "$dir" ] || return 0
   if [ -f "$dir/docker.pid" ]; then
-    local pid
+    local pid sock="unix://$dir/docker.sock"
+    # Its running containers killed first, all at once: dockerd on its way out took 13 s to stop four.
+    docker -H "$sock" ps -q 2>/dev/null | xargs -r docker -H "$sock" kill >/dev/null 2>&1 || true
     pid=$(cat "$dir/docker.pid")
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 100); do

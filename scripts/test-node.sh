@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Run the test suite on another Node version, from the npm registry's `node` package:
 #   scripts/test-node.sh 26      (after `npm test`, which built dist/ on the machine's Node)
+#   scripts/test-node.sh 26 test/integration/serve.test.ts      (some files only)
 # Its node comes first on PATH, so that what the tests start (the CLI, npx) runs on it too.
 # The dashboard's browser tests run once, in `npm test`: the page does not depend on the
 # server's Node version.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-version=${1:?usage: scripts/test-node.sh VERSION}
+version=${1:?usage: scripts/test-node.sh VERSION [FILE...]}
+shift
 node_path=$(npm exec --yes --package "node@$version" -- node -e 'process.stdout.write(process.execPath)')
 echo "== tests on Node $("$node_path" --version)"
 PATH="$(dirname "$node_path"):$PATH" "$node_path" node_modules/vitest/vitest.mjs run \
-  --exclude 'test/integration/browser/**' --exclude '**/node_modules/**'
+  --exclude 'test/integration/browser/**' --exclude '**/node_modules/**' "$@"

@@ -69,7 +69,12 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   const input = await inputOf(spec, options);
   const query = spec.call!;
   const hooks = spec.hooks?.(args, options) ?? {};
-  const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  // A watch keeps each engine's container mirror (list once, then its events), as serve does,
+  // rather than listing every engine again each round (core/hub/).
+  const fleet = await loadFleet({
+    ...(options.config ? { configPath: options.config } : {}),
+    ...(options.watch ? { live: true } : {}),
+  });
   // The clusters of the config's nodes, each node asked once within its time limit.
   if (fleet.config.nodes?.length)
     await (await import("../core/node/http-nodes.ts")).joinHttpNodes(fleet);

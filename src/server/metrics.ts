@@ -183,8 +183,20 @@ function alertMetrics(fleet: Fleet): MetricsRegistry {
   });
   const deliveries = new Counter({
     name: "docklens_alert_deliveries_total",
-    help: "Requests to alert receivers, by receiver and result (success, failure, dropped)",
+    help: "Requests to alert receivers, by receiver and result (success, failure)",
     labelNames: ["receiver", "result"],
+    registers: [out],
+  });
+  const dropped = new Counter({
+    name: "docklens_alert_notices_dropped_total",
+    help: "Alert notices dropped from a receiver's full queue, by receiver",
+    labelNames: ["receiver"],
+    registers: [out],
+  });
+  const lost = new Counter({
+    name: "docklens_alert_lookup_failures_total",
+    help: "Container events a rule lost because their container could not be read, by rule",
+    labelNames: ["rule"],
     registers: [out],
   });
   const sees = seenBy(service, fleet);
@@ -196,5 +208,8 @@ function alertMetrics(fleet: Fleet): MetricsRegistry {
       firing.inc({ rule: alert.rule, cluster: alert.cluster?.name ?? "" });
   for (const { receiver, result, count } of service.deliveries())
     deliveries.inc({ receiver, result }, count);
+  for (const { receiver, count } of service.dropped()) dropped.inc({ receiver }, count);
+  for (const rule of fleet.config.alerts?.rules ?? []) lost.inc({ rule: rule.name }, 0);
+  for (const { rule, count } of service.lookupFailures()) lost.inc({ rule }, count);
   return out;
 }

@@ -72,7 +72,8 @@ beforeAll(async () => {
     },
   });
   fleet = await loadFleet({ configPath: path, live: true });
-  service = startAlerts({ fleet, url: "http://docklens.test", delivery: { groupWaitMs: 50 } });
+  const delivery = { groupWaitMs: 50, groupIntervalMs: 0 };
+  service = startAlerts({ fleet, url: "http://docklens.test", delivery });
 });
 
 afterAll(async () => {

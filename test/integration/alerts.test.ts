@@ -87,14 +87,19 @@ beforeAll(async () => {
   replica = {
     fleet: replicaFleet,
     hook: replicaHook,
-    service: startAlerts({ fleet: replicaFleet, url: server.url, delivery: { groupWaitMs: 50 } }),
+    service: startAlerts({
+      fleet: replicaFleet,
+      url: server.url,
+      delivery: { groupWaitMs: 50, groupIntervalMs: 0 },
+    }),
   };
   service = startAlerts({
     fleet,
     url: server.url,
     env: { ALERTS_TEST_LATE_URL: late.url },
     log: (line) => log.push(line),
-    delivery: { backoffMs: [200, 1000], groupWaitMs: 50 },
+    // No group interval: each test's notices at once.
+    delivery: { backoffMs: [200, 1000], groupWaitMs: 50, groupIntervalMs: 0 },
   });
 });
 

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { BIN, cli, dockerIds, engines, writeConfig } from "./helpers.ts";
+import { startProxy } from "./proxy.ts";
 
 /** The CLI keeps docker's habits: which containers ps lists, where options go, what Ctrl-C does. */
 const withConfig = (...args: string[]) => cli([...args, "--config", engines.configPath]);
@@ -134,6 +135,35 @@ describe("Ctrl-C ends a watch without drawing the round it cancelled", () => {
       expect(code).toBe(0);
     },
   );
+});
+
+describe("a watch keeps a mirror of each engine, as serve does", () => {
+  it("ps --watch lists the engine once, then follows its events; Ctrl-C closes it all", async () => {
+    const proxy = await startProxy({ path: engines.hostA.replace("unix://", "") });
+    try {
+      const config = await writeConfig("watched.json", {
+        clusters: [{ name: "linked", host: "127.0.0.1", port: proxy.port }],
+      });
+      const child = spawn(process.execPath, [BIN, "ps", "--json", "--watch", "1", "-c", config], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let rounds = 0;
+      child.stdout.on(
+        "data",
+        (chunk: Buffer) => (rounds += chunk.toString().split("\n").length - 1),
+      );
+      while (rounds < 3) await once(child.stdout, "data");
+      child.kill("SIGINT");
+      const [code] = await once(child, "exit");
+      expect(code).toBe(0);
+      const asked = (path: string) => proxy.requests.filter((line) => line.includes(path)).length;
+      // Three rounds, one list: without the mirror, each round listed the engine again.
+      expect(asked("/containers/json?")).toBe(1);
+      expect(asked("/events")).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
 
 describe("docker's habits", () => {

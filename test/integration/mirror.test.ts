@@ -148,6 +148,10 @@ describe("the container mirror", () => {
   ])(
     "equals the engine's list of %s after random churn, Status text included",
     async (cluster, host, podman) => {
+      // Live from its list items at once; its inspects (the times of each Status text) follow.
+      await listContainers(cluster, { fleet: live });
+      const state = () => mirrorState(resolveCluster(cluster, { fleet: live }), { fleet: live });
+      for (let i = 0; i < 100 && state()!.inspected < state()!.containers; i++) await sleep(100);
       await expectMirrored(cluster);
       expect(mirrorState(resolveCluster(cluster, { fleet: live }), { fleet: live })?.status).toBe(
         "live",

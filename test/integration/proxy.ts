@@ -16,10 +16,14 @@ export interface LinkProxy {
   close(): Promise<void>;
 }
 
-/** Proxy to the engine at `target` (TCP `{ port }` or `{ path }` of a unix socket), delaying answers by `delayMs`. */
+/**
+ * Proxy to the engine at `target` (TCP `{ port }` or `{ path }` of a unix socket), delaying answers
+ * by `delayMs`; requests whose line matches `hold` are never passed on: the engine hangs on them.
+ */
 export async function startProxy(
   target: { port: number } | { path: string },
   delayMs = 0,
+  hold?: RegExp,
 ): Promise<LinkProxy> {
   const sockets = new Set<Socket>();
   const proxy: LinkProxy = { port: 0, requests: [], cancelled: 0, cut, restore, close: cut };
@@ -30,11 +34,14 @@ export async function startProxy(
     let answered = false;
     sockets.add(client).add(engine);
     client.on("data", (chunk: Buffer) => {
+      let held = false;
       for (const match of chunk
         .toString("latin1")
-        .matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm))
+        .matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm)) {
         proxy.requests.push(`${match[1]} ${match[2]}`);
-      engine.write(chunk);
+        held ||= hold?.test(`${match[1]} ${match[2]}`) ?? false;
+      }
+      if (!held) engine.write(chunk);
     });
     engine.on("data", (chunk: Buffer) =>
       setTimeout(() => {

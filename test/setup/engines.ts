@@ -43,8 +43,40 @@ async function engineState(host: string): Promise<string> {
   return lists.map((list) => list.split("\n").sort().join("\n")).join("\n--\n");
 }
 
-/** Start engines A and B with their fixtures, a dead and a hanging endpoint, and a config naming all four. */
+/** The engines of a run, and what stops them (and checks they were left as the fixtures made them). */
+interface StartedEngines {
+  engines: TestEngines;
+  stop: () => Promise<void>;
+}
+
+/**
+ * What the integration projects share (each loads its own copy of this file, as temp-dir.ts
+ * says): one set of engines for the run, started by the first project's setup and stopped by
+ * the last one's teardown.
+ */
+function shared(): { users: number; started?: Promise<StartedEngines> } {
+  return ((globalThis as { __docklensEngines?: { users: number } }).__docklensEngines ??= {
+    users: 0,
+  });
+}
+
+/** Global setup of each integration project: the run's engines, started once, given to its tests. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const run = shared();
+  run.users += 1;
+  run.started ??= startEngines();
+  const { engines, stop } = await run.started;
+  project.provide("engines", engines);
+  return async () => {
+    run.users -= 1;
+    if (run.users > 0) return;
+    run.started = undefined;
+    await stop();
+  };
+}
+
+/** Start engines A and B with their fixtures, a dead and a hanging endpoint, and a config naming all four. */
+async function startEngines(): Promise<StartedEngines> {
   // In the run's own temp dir (temp-dir.ts), under a short name: engines' sockets are below it.
   const tmp = await mkdtemp(join(tmpdir(), "engines-"));
   const dirA = join(tmp, "engine-a");
@@ -107,10 +139,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       engines.podmanConfigPath,
       JSON.stringify({ clusters: [{ name: "pod", host: hostP }] }),
     );
-    project.provide("engines", engines);
     const before = await Promise.all([hostA, adminB, hostP].map(engineState));
     // docklens only reads: after the whole suite, both engines must be as the fixtures left them.
-    return async () => {
+    const stop = async () => {
       const after = await Promise.all([hostA, adminB, hostP].map(engineState)).catch(
         (error: Error) => [error.message],
       );
@@ -123,6 +154,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         );
       }
     };
+    return { engines, stop };
   } catch (error) {
     await stopAll();
     throw error;

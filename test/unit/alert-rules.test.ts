@@ -219,7 +219,9 @@ describe("the alerts config", () => {
     })();
     expect(alerts?.rules[0]).toMatchObject({
       notify: ["ops", "chat"],
-      cooldownMs: 60_000,
+      // Resolved at once, as Alertmanager tells it; one notice per rule every 10 s at most.
+      cooldownMs: 0,
+      groupIntervalMs: 10_000,
       clusters: [],
     });
     expect(alerts?.receivers[1]).toEqual({ name: "chat", kind: "slack", target: { env: "SLACK" } });

@@ -143,6 +143,7 @@ describe("shared bodies", () => {
       reads: new Coalescer<ReadKey>(),
       calls: 0,
       failures: new Map(),
+      closing: new AbortController().signal,
     };
     // A fleet as callEngine sees one, its engine a stand-in that the read never uses.
     const fleet = { config: { clusters: [cluster] }, slot: () => slot, engine: async () => ({}) };

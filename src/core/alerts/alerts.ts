@@ -6,6 +6,7 @@ import { fleetAcrossReads, type CoreOptions, type Fleet } from "../engine/fleet.
 import { AlertBook, alertId, type Alert, type AlertNotice } from "./alert-book.ts";
 import { createDelivery, type Delivery, type DeliveryOptions } from "./delivery.ts";
 import type { RuleEvaluation, Seen } from "./evaluate.ts";
+import { onceEvery, type OnceEvery } from "./once-every.ts";
 import { readReceiver } from "./receivers.ts";
 import { scopeOf, type RuleScope } from "./rule-scope.ts";
 import { watchRules } from "./watchers.ts";
@@ -29,8 +30,15 @@ export interface AlertsService {
   clustersOf(rule: string): readonly number[];
   /** Deliveries by receiver and result, for `/metrics`. */
   deliveries: Delivery["counts"];
+  /** Notices dropped from full receiver queues, by receiver, for `/metrics`. */
+  dropped: Delivery["dropped"];
+  /** Event lookups that failed (the event was lost), by rule, for `/metrics`. */
+  lookupFailures(): Array<{ rule: string; count: number }>;
   close(): void;
 }
+
+/** Lost events are logged this often at most, per rule. */
+const LOOKUP_LOG_MS = 60_000;
 
 /** Alertmanager forgets a firing alert not sent again within its resolve_timeout (5 m by default). */
 const ALERTMANAGER_RESEND_MS = 60_000;
@@ -116,11 +124,34 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
   const { receivers, scopes } = readAlertRules(options);
   const base = config.url ?? options.url ?? "";
   const log = options.log ?? (() => {});
+  const intervals = new Map(config.rules.map((rule) => [rule.name, rule.groupIntervalMs]));
   const delivery = createDelivery(receivers, {
     onFailure: (receiver, problem, wait) =>
       log(`receiver "${receiver}" failed (${problem}); trying again in ${wait} ms`),
+    onDropped: (receiver, count) =>
+      log(`receiver "${receiver}": its queue is full; ${count} notices dropped`),
+    groupIntervalMs: (rule) => intervals.get(rule) ?? 0,
     ...options.delivery,
   });
+  const lookups = new Map<string, { count: number; log: OnceEvery; last?: string }>();
+  const lookupFailed = (scope: RuleScope, cluster: { name: string }, error: Error) => {
+    const name = scope.rule.name;
+    let failures = lookups.get(name);
+    if (!failures) {
+      const tally: { count: number; log: OnceEvery; last?: string } = {
+        count: 0,
+        log: onceEvery(LOOKUP_LOG_MS, (n) =>
+          log(
+            `rule "${name}": ${n} events lost, their containers could not be read (${tally.last})`,
+          ),
+        ),
+      };
+      lookups.set(name, (failures = tally));
+    }
+    failures.count++;
+    failures.last = `${cluster.name}: ${error.message}`;
+    failures.log.add();
+  };
   const book = new AlertBook();
   const notify = new Map(config.rules.map((rule) => [rule.name, rule.notify]));
   const tell = (notices: Array<AlertNotice | undefined>) => {
@@ -172,6 +203,7 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
           container: container === null ? null : { id: container, name: "" },
         }),
       ),
+    lookupFailed,
     log,
   });
 
@@ -197,8 +229,11 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
     list: () => book.list(),
     clustersOf: (rule) => clusters.get(rule) ?? [],
     deliveries: () => delivery.counts(),
+    dropped: () => delivery.dropped(),
+    lookupFailures: () => [...lookups].map(([rule, { count }]) => ({ rule, count })),
     close() {
       stop();
+      for (const { log: tally } of lookups.values()) tally.close();
       clearInterval(ticker);
       clearInterval(resend);
       delivery.close();

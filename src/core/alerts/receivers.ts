@@ -68,14 +68,14 @@ export function receiverRequest(
       return {
         url: receiver.url,
         headers: JSON_HEADERS,
-        body: JSON.stringify({ text: notices.map(line).join("\n") }),
+        body: JSON.stringify({ text: chatText(notices) }),
       };
     case "discord":
       // Discord takes at most 2,000 characters of content.
       return {
         url: receiver.url,
         headers: JSON_HEADERS,
-        body: JSON.stringify({ content: notices.map(line).join("\n").slice(0, 2000) }),
+        body: JSON.stringify({ content: chatText(notices).slice(0, 2000) }),
       };
     case "ntfy": {
       const firing = alerts.some((alert) => alert.state === "firing");
@@ -88,10 +88,20 @@ export function receiverRequest(
           Tags: firing ? "rotating_light" : "white_check_mark",
           ...(alerts.length === 1 ? { Click: alerts[0]!.link } : {}),
         },
-        body: notices.map(line).join("\n"),
+        body: chatText(notices),
       };
     }
   }
+}
+
+/** Lines a chat message holds at most: a group of a burst says how many more there are. */
+const CHAT_LINES = 20;
+
+/** A chat message about `notices`: a line each, the first {@link CHAT_LINES}, then how many more. */
+function chatText(notices: readonly AlertNotice[]): string {
+  const lines = notices.slice(0, CHAT_LINES).map(line);
+  const more = notices.length - lines.length;
+  return [...lines, ...(more > 0 ? [`… and ${more} more (GET /alerts)`] : [])].join("\n");
 }
 
 /** One line of text about a notice, for chat receivers. */

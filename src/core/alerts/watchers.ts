@@ -3,7 +3,9 @@
 // missing) re-evaluated when containers come and go, log rules on their selection's merged logs,
 // cpu and memory rules on their selection's stats.
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import type { CoreOptions } from "../engine/fleet.ts";
+import { fleetHubOptions, type CoreOptions } from "../engine/fleet.ts";
+import { filtersAreLocal } from "../hub/container-filter.ts";
+import { followMirror } from "../hub/container-mirror.ts";
 import { subscribeEvents, type EngineEvent, type HubSubscription } from "../hub/event-hub.ts";
 import { evaluateRule, type RuleEvaluation, type Seen } from "./evaluate.ts";
 import { scopeChooses, scopeHas, type RuleScope } from "./rule-scope.ts";
@@ -16,6 +18,8 @@ export interface RuleSink {
   fire(scope: RuleScope, seen: Seen, quietMs?: number): void;
   /** The condition of `scope` on this cluster and container (none: the cluster's own) ended. */
   end(scope: RuleScope, cluster: ClusterConfig | number, container: string | null): void;
+  /** Whether an event's container is the rule's could not be told: its event is lost. */
+  lookupFailed(scope: RuleScope, cluster: ClusterConfig, error: Error): void;
   /** What the rule sees now: alerts of the clusters that answered and not seen have ended. */
   reconcile(scope: RuleScope, evaluation: RuleEvaluation): void;
   log(message: string): void;
@@ -81,7 +85,10 @@ export function watchRules(
       }
       const cause = "fire" in verdict ? verdict.fire : died(scope, `${cluster.id}\0${seen.id}`);
       if (!cause) continue;
-      const chosen = await scopeChooses(scope, cluster, seen.id, options).catch(() => undefined);
+      const chosen = await scopeChooses(scope, cluster, seen.id, options).catch((error: Error) => {
+        sink.lookupFailed(scope, cluster, error);
+        return undefined;
+      });
       const ref = { id: cluster.id, name: cluster.name };
       if (chosen)
         sink.fire(
@@ -103,6 +110,14 @@ export function watchRules(
   const watched = new Map<number, ClusterConfig>();
   for (const scope of [...stateScopes, ...downScopes, ...fleetScopes])
     for (const cluster of scope.clusters) watched.set(cluster.id, cluster);
+  // The state rules' lookups read the clusters' mirrors: held while the rules run, so that a
+  // quiet spell longer than the mirrors' grace does not cost a whole list again.
+  const mirrored = fleetHubOptions(options.fleet).live
+    ? [...watched.values()].filter((cluster) =>
+        stateScopes.some((scope) => scopeHas(scope, cluster) && filtersAreLocal(scope.filters)),
+      )
+    : [];
+  const held = mirrored.map((cluster) => followMirror(cluster, options, () => {}));
   const subscriptions: HubSubscription[] = [...watched.values()].map((cluster) =>
     subscribeEvents(cluster, options, (hub) => {
       const down = downScopes.filter((scope) => scopeHas(scope, cluster));
@@ -150,7 +165,7 @@ export function watchRules(
     controller.abort();
     clearInterval(every);
     for (const timer of timers.values()) clearTimeout(timer);
-    for (const subscription of subscriptions) subscription.close();
+    for (const subscription of [...subscriptions, ...held]) subscription.close();
   };
 }
 

@@ -83,6 +83,7 @@ const ruleSchema = z
     min: z.optional(count),
     cooldown: z.optional(duration),
     resolveAfter: z.optional(duration),
+    groupInterval: z.optional(duration),
   })
   .check(
     z.superRefine((rule, ctx) => {
@@ -169,6 +170,7 @@ export interface AlertRuleInput {
   min?: number;
   cooldown?: string;
   resolveAfter?: string;
+  groupInterval?: string;
 }
 
 /** The `alerts` key as written. */
@@ -204,6 +206,8 @@ export interface AlertRule {
   min?: number;
   cooldownMs: number;
   resolveAfterMs: number;
+  /** A receiver is told of the rule's changes this often at most, in one notice. */
+  groupIntervalMs: number;
 }
 
 /** The alerts of a loaded config. */
@@ -233,8 +237,10 @@ export function toAlertsConfig(input: AlertsConfigInput): AlertsConfig {
     forMs: durationMs(rule.for ?? "1m"),
     label: rule.label ?? "com.docker.compose.service",
     ...(rule.min !== undefined ? { min: rule.min } : {}),
-    cooldownMs: durationMs(rule.cooldown ?? "1m"),
+    // Resolved at once, as Alertmanager tells it: the group interval gathers a flapping one.
+    cooldownMs: durationMs(rule.cooldown ?? "0s"),
     resolveAfterMs: durationMs(rule.resolveAfter ?? "5m"),
+    groupIntervalMs: durationMs(rule.groupInterval ?? "10s"),
   }));
   return { ...(input.url ? { url: input.url.replace(/\/+$/, "") } : {}), receivers, rules };
 }

@@ -334,7 +334,11 @@ export function normalizeConfig(
   };
   // zod/mini leaves the messages no schema sets to a locale: the English one classic zod sets
   // (`clusters[0].tls: Invalid input: expected object, received string`), for this parse only.
-  const parsed = configSchema.safeParse(input, { error: z.locales.en().localeError });
+  // Parsed once per run: zod's compiled fast path would cost a one-shot command more than it saves.
+  const parsed = configSchema.safeParse(input, {
+    error: z.locales.en().localeError,
+    jitless: true,
+  });
   if (!parsed.success) {
     // A misspelt key explains the "required" beside it: report it first, with the key meant.
     const issues = parsed.error.issues;

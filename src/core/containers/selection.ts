@@ -2,6 +2,9 @@ import type { AcrossClustersOptions, ClusterError, ClusterRef } from "../engine/
 import type { EngineFilters } from "../engine/filters.ts";
 import { DocklensError, invalidInput } from "../errors.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
+import { resolveCluster } from "../engine/fleet.ts";
+import { compileContainerFilters } from "../hub/container-filter.ts";
+import { readMirroredContainer } from "../hub/container-mirror.ts";
 import { listAllContainers, listContainers, type ContainerItem } from "./containers.ts";
 import { projectOf } from "./projects.ts";
 
@@ -81,13 +84,26 @@ export async function selectContainers(
 
 /**
  * Container `id` of `cluster` as the selection chooses it now, or `undefined` when it does not:
- * for a container that started or was created after the selection was made.
+ * for a container that started or was created after the selection was made. serve answers from
+ * the cluster's live mirror (its filters applied as the engine applies them); the engine is
+ * asked when the fleet keeps no mirror, or a filter needs more than a list item.
  */
 export async function isSelected(
   cluster: ClusterRef,
   id: string,
   options: SelectContainersOptions,
 ): Promise<SelectedContainer | undefined> {
+  const local = await compileContainerFilters(options.filters);
+  const mirrored =
+    local &&
+    (await readMirroredContainer(resolveCluster(String(cluster.id), options), options, id));
+  if (mirrored) {
+    if (!mirrored.container) return undefined;
+    const item = mirrored.container.item as unknown as ContainerItem;
+    const verdict = local(item, mirrored.container.state);
+    if (verdict !== undefined)
+      return verdict && chooses(item, options) ? { cluster, ...identity(item) } : undefined;
+  }
   // The same list as the selection's (a shared read): an `id` filter added to the user's would replace theirs.
   const { containers } = await listContainers(String(cluster.id), options);
   const item = containers.find((candidate) => candidate.Id === id && chooses(candidate, options));

@@ -26,6 +26,8 @@ export interface EngineSlot {
    * reads then fail at once with it rather than wait for the time limit again.
    */
   down?: ErrorBody;
+  /** Aborts when the fleet closes: the cluster's event stream and mirror close with it. */
+  closing: AbortSignal;
 }
 
 /** How long a subscription outlives its last user by default: a page reloaded finds it open. */
@@ -47,7 +49,10 @@ export interface Fleet {
   readonly config: DocklensConfig;
   /** The call limiter and read coalescer of a cluster. */
   slot(cluster: ClusterConfig): EngineSlot;
-  /** Close every idle engine connection; the fleet may still be used afterwards. */
+  /**
+   * Close every engine connection, event stream and mirror (a CLI command then ends at once);
+   * the fleet may still be used afterwards.
+   */
   close(): void;
 }
 
@@ -130,6 +135,8 @@ export interface CoreOptions {
 export function createFleet(config: DocklensConfig, options: FleetOptions = {}): Fleet {
   const clients = new Map<string, Promise<EngineBackend>>();
   const slots = new Map<number, EngineSlot>();
+  // Per slot: aborted when the fleet closes, then replaced, so that a later use opens anew.
+  const closers = new Map<EngineSlot, AbortController>();
   const fleet: EngineFleet = {
     [MADE]: true,
     config,
@@ -153,18 +160,27 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
     slot(cluster) {
       let slot = slots.get(cluster.id);
       if (!slot) {
+        const closer = new AbortController();
         slot = {
           limiter: new Limiter(cluster.maxConcurrency),
           samples: new Limiter(MAX_SAMPLES),
           reads: new Coalescer<ReadKey>(cluster.cacheTtlMs),
           calls: 0,
           failures: new Map(),
+          closing: closer.signal,
         };
         slots.set(cluster.id, slot);
+        closers.set(slot, closer);
       }
       return slot;
     },
     close() {
+      for (const [slot, closer] of closers) {
+        const next = new AbortController();
+        closers.set(slot, next);
+        slot.closing = next.signal;
+        closer.abort();
+      }
       for (const client of clients.values())
         client.then(
           (c) => c.close(),

@@ -1,13 +1,15 @@
 // A live mirror of one engine's containers, kept by list-then-watch as client-go's reflector
 // keeps a watch cache: list once, then apply each event of the cluster's hub by re-reading only
-// the containers it touched, re-list after a gap (the hub reconnected) and now and then. Only a
-// live fleet (serve) keeps one; the CLI's one-shot commands ask the engine.
+// the containers it touched, re-list after a gap (the hub reconnected) and now and then. The
+// mirror is live from the list items alone; what only inspect bodies hold (the times of each
+// state's `Status` text) is filled in afterwards, a few at a time. Only a live fleet (serve)
+// keeps one; the CLI's one-shot commands ask the engine.
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { readEngineVersion } from "../engine/engine-version.ts";
 import { fleetHubOptions, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
 import { DocklensError, type ErrorBody } from "../errors.ts";
 import { jittered, subscribeEvents, type EngineEvent, type HubSubscription } from "./event-hub.ts";
-import { readContainers, type MirroredContainer } from "./mirror-reads.ts";
+import { fillContainers, readContainers, type MirroredContainer } from "./mirror-reads.ts";
 import { nextStatusChange, statusText, type StatusWording } from "./status-text.ts";
 
 /** Container events that change nothing a list item shows (Podman says `exec`, Docker `exec_start`). */
@@ -32,13 +34,19 @@ interface Mirror {
   /** Told after each change (a re-read, a re-list, the engine lost): see {@link followMirror}. */
   followers: Set<() => void>;
   dirty: Set<string>;
-  reading: boolean;
+  /** The containers being re-read now. */
+  reading: Set<string>;
   listing: boolean;
+  /** Inspects under way for what the lists left out; those re-read on events go first. */
+  filling: boolean;
+  touched: Set<string>;
   subscription: HubSubscription;
   lastUsed: number;
   lease?: NodeJS.Timeout;
   resync?: NodeJS.Timeout;
   batch?: NodeJS.Timeout;
+  /** Stop listening for the fleet's close. */
+  unlisten?: () => void;
   /** Per shape (its `shaped` name): the body built last, kept until the mirror changes. */
   built: Map<string, { version: number; until: number; value: unknown }>;
 }
@@ -73,6 +81,8 @@ export async function readMirror<T>(
   if (built && built.version === mirror.version && now < built.until) return built.value as T;
   let until = Infinity;
   const containers = [...mirror.containers.values()].map((entry) => {
+    if (!entry.state)
+      return { ...entry, status: typeof entry.item.Status === "string" ? entry.item.Status : "" };
     until = Math.min(until, nextStatusChange(entry.state, now));
     return { ...entry, status: statusText(entry.state, mirror.wording, now) };
   });
@@ -81,13 +91,43 @@ export async function readMirror<T>(
   return value;
 }
 
+/**
+ * Container `id` of a cluster's mirror once the mirror has applied every event it heard of it
+ * (`container` absent: the engine has no such container), or undefined when the fleet keeps no
+ * mirrors. A mirror that is not live throws its cluster's known error.
+ */
+export async function readMirroredContainer(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  id: string,
+): Promise<{ container?: MirroredContainer } | undefined> {
+  const { live, graceMs } = fleetHubOptions(options.fleet);
+  if (!live) return undefined;
+  const mirror = heldMirror(cluster, options, graceMs);
+  // The hub tells its subscribers in turn: the mirror may hear the event that led here after us.
+  await Promise.resolve();
+  const behind = () =>
+    mirror.status === "opening" ||
+    (mirror.status === "live" &&
+      (mirror.listing || mirror.dirty.has(id) || mirror.reading.has(id)));
+  while (behind()) await new Promise<void>((resolve) => mirror.waiters.push(resolve));
+  if (mirror.status !== "live") {
+    const error = mirror.error ?? { code: "ENGINE_UNREACHABLE", message: "no engine" };
+    throw new DocklensError(error.code, error.message);
+  }
+  const container = mirror.containers.get(id);
+  return container ? { container } : {};
+}
+
 /** The state of a cluster's mirror, for tests and the bench: its status and container count. */
 export function mirrorState(
   cluster: ClusterConfig,
   options: CoreOptions,
-): { status: string; containers: number } | undefined {
+): { status: string; containers: number; inspected: number } | undefined {
   const mirror = mirrors.get(options.fleet.slot(cluster));
-  return mirror && { status: mirror.status, containers: mirror.containers.size };
+  if (!mirror) return undefined;
+  const inspected = [...mirror.containers.values()].filter((entry) => entry.state).length;
+  return { status: mirror.status, containers: mirror.containers.size, inspected };
 }
 
 /**
@@ -130,15 +170,21 @@ function hold(mirror: Mirror, slot: EngineSlot, graceMs: number): void {
       mirror.lease = setTimeout(check, wait).unref();
       return;
     }
-    mirror.lease = undefined;
-    clearTimeout(mirror.resync);
-    clearTimeout(mirror.batch);
-    mirror.subscription.close();
-    mirrors.delete(slot);
-    slot.down = undefined;
-    settle(mirror);
+    closeMirror(mirror, slot);
   };
   mirror.lease = setTimeout(check, Math.max(graceMs, 1)).unref();
+}
+
+function closeMirror(mirror: Mirror, slot: EngineSlot): void {
+  mirror.unlisten?.();
+  clearTimeout(mirror.lease);
+  mirror.lease = undefined;
+  clearTimeout(mirror.resync);
+  clearTimeout(mirror.batch);
+  mirror.subscription.close();
+  if (mirrors.get(slot) === mirror) mirrors.delete(slot);
+  slot.down = undefined;
+  settle(mirror);
 }
 
 function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): Mirror {
@@ -152,11 +198,18 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     built: new Map(),
     followers: new Set(),
     dirty: new Set(),
-    reading: false,
+    reading: new Set(),
     listing: false,
+    filling: false,
+    touched: new Set(),
     lastUsed: Date.now(),
     subscription: { close() {} },
   };
+  // The fleet closed: the mirror goes now (its listener goes when the mirror closes otherwise).
+  const closing = slot.closing;
+  const onClose = () => closeMirror(mirror, slot);
+  closing.addEventListener("abort", onClose, { once: true });
+  mirror.unlisten = () => closing.removeEventListener("abort", onClose);
   mirror.subscription = subscribeEvents(cluster, fleet, (signal) => {
     if (mirrors.get(slot) !== mirror) return;
     if (signal.kind === "up") void relist(cluster, fleet, mirror);
@@ -205,16 +258,16 @@ function touch(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror, id:
 
 /** Re-read what is dirty soon, unless a read or list is under way (it schedules when done). */
 function schedule(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): void {
-  if (!mirror.batch && !mirror.reading && !mirror.listing && mirror.dirty.size)
+  if (!mirror.batch && !mirror.reading.size && !mirror.listing && mirror.dirty.size)
     mirror.batch = setTimeout(() => void reread(cluster, options, mirror), BATCH_MS);
 }
 
-/** Re-read the containers events touched: their list items (one call) and inspect bodies. */
+/** Re-read the containers events touched: their list items, in one call (inspects follow). */
 async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): Promise<void> {
   mirror.batch = undefined;
-  if (mirror.reading || mirror.listing || !mirror.dirty.size) return;
-  mirror.reading = true;
+  if (mirror.reading.size || mirror.listing || !mirror.dirty.size) return;
   const ids = [...mirror.dirty];
+  mirror.reading = new Set(ids);
   mirror.dirty.clear();
   try {
     const found = await readContainers(cluster, options, mirror.wording, { id: ids });
@@ -226,15 +279,18 @@ async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
       else mirror.containers = new Map([[id, entry], ...mirror.containers]);
     }
     mirror.version++;
+    mirror.reading = new Set();
     settle(mirror);
   } catch (error) {
     // What could not be re-read is re-listed whole.
     for (const id of ids) mirror.dirty.add(id);
-    mirror.reading = false;
+    mirror.reading = new Set();
     return relistLater(cluster, options, mirror, error);
   }
-  mirror.reading = false;
+  mirror.reading = new Set();
+  for (const id of ids) mirror.touched.add(id);
   schedule(cluster, options, mirror);
+  void fill(cluster, options, mirror);
 }
 
 /** List every container again (the first list, after a gap, and now and then). */
@@ -268,6 +324,25 @@ async function relist(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   mirror.listing = false;
   settle(mirror);
   schedule(cluster, options, mirror);
+  void fill(cluster, options, mirror);
+}
+
+/** Fill in what the lists left out (mirror-reads.ts), telling the readers of each slice. */
+async function fill(cluster: ClusterConfig, options: CoreOptions, mirror: Mirror): Promise<void> {
+  if (mirror.filling) return;
+  mirror.filling = true;
+  const slot = options.fleet.slot(cluster);
+  await fillContainers(
+    cluster,
+    options,
+    mirror,
+    () => mirrors.get(slot) === mirror && mirror.status === "live",
+    () => {
+      mirror.version++;
+      settle(mirror);
+    },
+  );
+  mirror.filling = false;
 }
 
 /** The mirror is down with `error` until a list succeeds: tried again after a jittered wait. */

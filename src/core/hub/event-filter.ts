@@ -88,7 +88,10 @@ function stripTag(reference: string): string {
 }
 
 /** Every `key` or `key=value` is among the attributes (moby's MatchKVList). */
-function matchLabels(values: readonly string[], attributes: Record<string, string>): boolean {
+export function matchLabels(
+  values: readonly string[],
+  attributes: Record<string, string>,
+): boolean {
   if (!values.length) return true;
   return values.every((value) => {
     const eq = value.indexOf("=");

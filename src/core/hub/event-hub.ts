@@ -69,7 +69,22 @@ export function subscribeEvents(
 ): HubSubscription {
   const slot = options.fleet.slot(cluster);
   let hub = hubs.get(slot);
-  if (!hub) hubs.set(slot, (hub = { listeners: new Set(), open: false, opened: 0 }));
+  if (!hub) {
+    const made: ClusterHub = { listeners: new Set(), open: false, opened: 0 };
+    hubs.set(slot, (hub = made));
+    // The fleet closed: the stream ends now, not a grace period later, and never reconnects.
+    // One listener per hub, which lives as long as its slot (unlike mirrors, it is reused).
+    slot.closing.addEventListener(
+      "abort",
+      () => {
+        if (hubs.get(slot) === made) hubs.delete(slot);
+        clearTimeout(made.grace);
+        made.controller?.abort();
+        made.controller = undefined;
+      },
+      { once: true },
+    );
+  }
   const held = hub;
   clearTimeout(held.grace);
   held.grace = undefined;

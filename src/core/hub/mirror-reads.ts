@@ -1,5 +1,5 @@
-// The engine reads a container mirror is made of: the list items (all, or some), each with the
-// state times and network mode only its inspect body holds.
+// The engine reads a container mirror is made of: the list items (all, or some), then each
+// container's state times and network mode, which only its inspect body holds.
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { callEngine, expectBody } from "../engine/engine.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
@@ -9,17 +9,21 @@ import { statusText, type StateTimes, type StatusWording } from "./status-text.t
 /** An item of the engine's `GET /containers/json`, as it comes. */
 export type ListItem = { Id: string } & Record<string, unknown>;
 
-/** A mirrored container: its list item, its state's times, its network mode (from inspect). */
+/**
+ * A mirrored container: its list item, and its state's times and network mode from its inspect
+ * body. No `state` yet: it is not inspected, and its listed `Status` is served as it came.
+ */
 export interface MirroredContainer {
   item: ListItem;
-  state: StateTimes;
+  state?: StateTimes;
   networkMode?: string;
 }
 
 /**
- * The engine's list items (all, or those of `filters`) with each container's state times and
- * network mode from its inspect body. A container whose derived `Status` already equals the
- * listed one keeps the times `known` holds: a re-list inspects only what changed.
+ * The engine's list items (all, or those of `filters`), in one call: a container whose derived
+ * `Status` equals the listed one keeps the times `known` holds, one never started needs none;
+ * the others are left for {@link inspectContainers}, so that a list of 12,000 waits for no
+ * inspect.
  */
 export async function readContainers(
   cluster: ClusterConfig,
@@ -41,10 +45,10 @@ export async function readContainers(
     options,
   );
   const now = Date.now();
-  const entries = await Promise.all(
-    items.map(async (item): Promise<[string, MirroredContainer] | undefined> => {
+  return new Map(
+    items.map((item): [string, MirroredContainer] => {
       const before = known?.get(item.Id);
-      if (before && item.Status === statusText(before.state, wording, now))
+      if (before?.state && item.Status === statusText(before.state, wording, now))
         return [item.Id, { ...before, item }];
       // A container never started has no times: its text is "Created" for good, no inspect needed
       // (but for its network mode, when the item names none).
@@ -55,11 +59,82 @@ export async function readContainers(
         (item.HostConfig || Object.keys(networks ?? {}).length)
       )
         return [item.Id, { item, state: { Status: "created" } }];
-      const detail = await inspect(cluster, options, item.Id);
-      return detail && [item.Id, { item, ...detail }];
+      return [item.Id, { item }];
     }),
   );
-  return new Map(entries.filter((entry) => entry !== undefined));
+}
+
+/** Containers inspected in one round of {@link fillContainers}, told together. */
+const FILL_SLICE = 32;
+
+/**
+ * Inspect the containers of `mirror` its lists left without state times, a slice at a time,
+ * while `current`; `changed` after each slice. First those events touched, then those whose list
+ * item names no network (the mode only inspect tells), then those whose `Status` text moves each
+ * second. A failure leaves the rest for the next list: their listed text is served meanwhile.
+ */
+export async function fillContainers(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  mirror: { containers: Map<string, MirroredContainer>; touched: Set<string> },
+  current: () => boolean,
+  changed: () => void,
+): Promise<void> {
+  try {
+    for (;;) {
+      const unfilled = (id: string) => mirror.containers.get(id)?.state === undefined;
+      const touched = [...mirror.touched].filter(unfilled);
+      mirror.touched = new Set(touched);
+      const rest = [...mirror.containers.keys()].filter(unfilled);
+      const ids = [...touched, ...rest.sort((a, b) => urgency(mirror, b) - urgency(mirror, a))];
+      const slice = [...new Set(ids)].slice(0, FILL_SLICE);
+      if (!slice.length || !current()) return;
+      const items = new Map(slice.map((id) => [id, mirror.containers.get(id)?.item]));
+      const found = await inspectContainers(cluster, options, slice);
+      for (const [id, detail] of found) {
+        mirror.touched.delete(id);
+        const entry = mirror.containers.get(id);
+        // Re-read meanwhile: an inspect from before its last event would not fit it.
+        if (!entry || entry.state || entry.item !== items.get(id)) continue;
+        // Gone: its destroy event follows, or the next list; meanwhile it is no longer listed.
+        if (!detail) mirror.containers.delete(id);
+        else mirror.containers.set(id, { ...entry, ...detail });
+      }
+      changed();
+    }
+  } catch {
+    // The engine is away or refused: the hub's signal or the next list tells.
+  }
+}
+
+/** How soon a container's inspect tells what its list item does not: the higher, the sooner. */
+function urgency(mirror: { containers: Map<string, MirroredContainer> }, id: string): number {
+  const item = mirror.containers.get(id)?.item;
+  const networks = (item?.NetworkSettings as { Networks?: object } | undefined)?.Networks;
+  if (item && !item.HostConfig && !Object.keys(networks ?? {}).length) return 2;
+  return typeof item?.Status === "string" && /second/.test(item.Status) ? 1 : 0;
+}
+
+/**
+ * The state times and network mode of containers `ids`; undefined for one that is gone. Half
+ * the cluster's calls in flight at most: the rest stay free for everyone's reads.
+ */
+async function inspectContainers(
+  cluster: ClusterConfig,
+  options: CoreOptions,
+  ids: readonly string[],
+): Promise<Map<string, { state: StateTimes; networkMode?: string } | undefined>> {
+  const atOnce = Math.max(1, Math.floor(cluster.maxConcurrency / 2));
+  const found = new Map<string, { state: StateTimes; networkMode?: string } | undefined>();
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      found.set(id, await inspect(cluster, options, id));
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  return found;
 }
 
 /** A container's state and network mode; undefined when it is gone. */
