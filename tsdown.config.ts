@@ -1,6 +1,22 @@
 import { defineConfig } from "tsdown";
 import { lighterDependencies } from "./build/lighter-dependencies.ts";
 
+/**
+ * What the CLI's chunk imports at once, as one chunk: the operation table, the core a one-off
+ * runs, and the small modules both use. Each chunk more costs a run a resolve, a read and a
+ * compile-cache lookup. Left out, each in a chunk loaded when used: the config's and the alerts'
+ * zod schemas, the alerts, the SSH agent, the filter keys of the help, the input decoder (zod).
+ */
+const CORE = [
+  String.raw`[\\/]src[\\/]core[\\/]` +
+    String.raw`(?!config[\\/](?:config|alerts)-schema|alerts[\\/]|engine[\\/]ssh-agent|filter-keys)`,
+  String.raw`[\\/]src[\\/]operations[\\/](?!decode|input-schema)`,
+  String.raw`[\\/]src[\\/]cli[\\/](?:run|render[\\/]escape)\.ts`,
+  String.raw`[\\/]node_modules[\\/]leven[\\/]`,
+  String.raw`[\\/]package\.json$`,
+  String.raw`^\0rolldown[\\/]runtime`,
+];
+
 export default defineConfig({
   entry: { index: "src/index.ts", server: "src/server/app.ts", cli: "src/cli/main.ts" },
   format: "esm",
@@ -26,10 +42,7 @@ export default defineConfig({
         {
           name: "core",
           // Declarations keep their own chunks.
-          test: new RegExp(
-            String.raw`[\\/]src[\\/](core[\\/](?!config[\\/]config-schema|engine[\\/]ssh-agent|filter-keys)` +
-              String.raw`|cli[\\/]run\.ts)(?!.*\.d\.[cm]?ts$)`,
-          ),
+          test: new RegExp(`(?:${CORE.join("|")})(?!.*\\.d\\.[cm]?ts$)`),
         },
       ],
     },

@@ -43,12 +43,14 @@ function flagOf(flags: string): { flag: string; key: string } {
 async function inputOf(spec: AnyCommandSpec, options: CommandOptions) {
   if (!spec.input) return {};
   const values = options as unknown as Record<string, unknown>;
-  const raw = Object.fromEntries(
-    (spec.options ?? []).flatMap(({ flags, field }) =>
-      field === undefined ? [] : [[field, values[flagOf(flags).key]]],
-    ),
+  const raw: Record<string, unknown> = Object.fromEntries(
+    (spec.options ?? []).flatMap(({ flags, field }): Array<[string, unknown]> => {
+      const value = field === undefined ? undefined : values[flagOf(flags).key];
+      return field === undefined || value === undefined ? [] : [[field, value]];
+    }),
   );
-  // Loaded by the commands that take an input only: `clusters` loads no zod.
+  // Nothing given decodes to nothing: zod loads only when a flag of the input is given.
+  if (!Object.keys(raw).length) return {};
   return (await import("../operations/decode.ts")).decode(spec.input, raw);
 }
 

@@ -35,7 +35,11 @@ beforeAll(async () => {
   const config = await writeConfig("properties.json", {
     clusters: [...alphaAndBravo(), { name: "dead", host: "127.0.0.1", port: 1, timeoutMs: 1000 }],
   });
-  server = await startServer({ log: false, fleet: await loadFleet({ configPath: config }) });
+  // Live, as serve's fleet is: the watch of container lists needs it.
+  server = await startServer({
+    log: false,
+    fleet: await loadFleet({ configPath: config, live: true }),
+  });
   openapi = (await raw(server.port, "/openapi.json")).json;
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   for (const [name, schema] of Object.entries(openapi.components.schemas))

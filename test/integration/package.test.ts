@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir } from "node:fs/promises";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -30,4 +30,24 @@ describe("the npm package", () => {
     });
     expect(local.docker.Containers).toBe((await dockerIds(engines.hostA, "ps", "-aq")).length);
   }, 120_000);
+});
+
+/** The text of a chunk of dist/ and of every chunk it imports statically, transitively. */
+async function loadedAtOnce(file: string, seen = new Set<string>()): Promise<string> {
+  if (seen.has(file)) return "";
+  seen.add(file);
+  const code = await readFile(join(ROOT, "dist", file), "utf8");
+  const imports = [...code.matchAll(/\bimport\s*(?:[\w${},*\s]*from\s*)?["']\.\/([^"']+)["']/g)];
+  const chunks = await Promise.all(imports.map(([, chunk]) => loadedAtOnce(chunk!, seen)));
+  return [code, ...chunks].join("\n");
+}
+
+describe("what the CLI loads at once (dist/cli.mjs and its static imports)", () => {
+  it("builds no zod schema and loads no node:crypto: those come with a config file, an input flag or the alerts", async () => {
+    const code = await loadedAtOnce("cli.mjs");
+    expect(code).toContain("docklens"); // read the right files
+    expect(code).not.toContain("$ZodType");
+    expect(code).not.toContain("expected a duration like 30s"); // the alerts' schema
+    expect(code).not.toMatch(/=globalThis\.process\.getBuiltinModule\(`node:crypto`\)/);
+  });
 });

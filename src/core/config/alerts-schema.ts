@@ -21,88 +21,111 @@ export function durationMs(value: string): number {
   );
 }
 
-const text = z.string({ error: "expected a string" });
-const name = text.check(
-  z.maxLength(MAX_NAME_LENGTH, `expected at most ${MAX_NAME_LENGTH} characters`),
-  z.regex(
-    NAME_PATTERN,
-    "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
-  ),
-);
-const duration = text.check(z.regex(DURATION, "expected a duration like 30s, 5m or 1h"));
-const names = z.array(name, { error: "expected an array of names" });
-const positive = z.number({ error: "expected a number" }).check(z.positive("expected more than 0"));
-const count = z
-  .int({ error: "expected an integer" })
-  .check(z.minimum(1, "expected at least 1"), z.maximum(10_000, "expected at most 10000"));
-
-/** A URL, or where to read it: `{ env: NAME }`, `{ file: PATH }` (a webhook URL is a secret). */
-const target = z.union(
-  [
-    text.check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL")),
-    z.strictObject({
-      env: text.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a variable name")),
-    }),
-    z.strictObject({ file: text.check(z.minLength(1, "expected a path")) }),
-  ],
-  { error: "expected a URL, { env: NAME } or { file: PATH }" },
-);
-
-const receiverSchema = z
-  .strictObject({
-    name,
-    webhook: z.optional(target),
-    alertmanager: z.optional(target),
-    slack: z.optional(target),
-    discord: z.optional(target),
-    ntfy: z.optional(target),
-  })
-  .check(
-    z.refine(
-      (receiver) => RECEIVER_KINDS.filter((kind) => receiver[kind] !== undefined).length === 1,
-      `expected exactly one of ${RECEIVER_KINDS.join(", ")}`,
+/**
+ * The schemas of a receiver and of a rule, made when a config file has `alerts` (zod.lazy below):
+ * a file without them does not pay for making them.
+ */
+const parts = cached(() => {
+  const text = z.string({ error: "expected a string" });
+  const name = text.check(
+    z.maxLength(MAX_NAME_LENGTH, `expected at most ${MAX_NAME_LENGTH} characters`),
+    z.regex(
+      NAME_PATTERN,
+      "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
     ),
   );
+  const duration = text.check(z.regex(DURATION, "expected a duration like 30s, 5m or 1h"));
+  const names = z.array(name, { error: "expected an array of names" });
+  const positive = z
+    .number({ error: "expected a number" })
+    .check(z.positive("expected more than 0"));
+  const count = z
+    .int({ error: "expected an integer" })
+    .check(z.minimum(1, "expected at least 1"), z.maximum(10_000, "expected at most 10000"));
 
-const ruleSchema = z
-  .strictObject({
-    name,
-    when: z.enum(ALERT_TRIGGERS, { error: `expected one of ${ALERT_TRIGGERS.join(", ")}` }),
-    cluster: z.optional(
-      z.union([text, z.array(text)], { error: "expected a cluster or an array" }),
-    ),
-    project: z.optional(name),
-    filter: z.optional(z.array(text, { error: "expected an array of filters" })),
-    notify: z.optional(names),
-    grep: z.optional(text.check(z.minLength(1, "expected a pattern"))),
-    restarts: z.optional(count),
-    window: z.optional(duration),
-    above: z.optional(positive),
-    for: z.optional(duration),
-    label: z.optional(text.check(z.minLength(1, "expected a label key"))),
-    min: z.optional(count),
-    cooldown: z.optional(duration),
-    resolveAfter: z.optional(duration),
-    groupInterval: z.optional(duration),
-  })
-  .check(
-    z.superRefine((rule, ctx) => {
-      const need = (key: keyof typeof rule, why: string) => {
-        if (rule[key] === undefined)
-          ctx.addIssue({ code: "custom", path: [key], message: `required: ${why}` });
-      };
-      if (rule.when === "log") need("grep", "the pattern a log line must match");
-      if (rule.when === "cpu" || rule.when === "memory") need("above", "a percentage");
-    }),
+  /** A URL, or where to read it: `{ env: NAME }`, `{ file: PATH }` (a webhook URL is a secret). */
+  const target = z.union(
+    [
+      text.check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL")),
+      z.strictObject({
+        env: text.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a variable name")),
+      }),
+      z.strictObject({ file: text.check(z.minLength(1, "expected a path")) }),
+    ],
+    { error: "expected a URL, { env: NAME } or { file: PATH }" },
   );
+
+  const receiverSchema = z
+    .strictObject({
+      name,
+      webhook: z.optional(target),
+      alertmanager: z.optional(target),
+      slack: z.optional(target),
+      discord: z.optional(target),
+      ntfy: z.optional(target),
+    })
+    .check(
+      z.refine(
+        (receiver) => RECEIVER_KINDS.filter((kind) => receiver[kind] !== undefined).length === 1,
+        `expected exactly one of ${RECEIVER_KINDS.join(", ")}`,
+      ),
+    );
+
+  const ruleSchema = z
+    .strictObject({
+      name,
+      when: z.enum(ALERT_TRIGGERS, { error: `expected one of ${ALERT_TRIGGERS.join(", ")}` }),
+      cluster: z.optional(
+        z.union([text, z.array(text)], { error: "expected a cluster or an array" }),
+      ),
+      project: z.optional(name),
+      filter: z.optional(z.array(text, { error: "expected an array of filters" })),
+      notify: z.optional(names),
+      grep: z.optional(text.check(z.minLength(1, "expected a pattern"))),
+      restarts: z.optional(count),
+      window: z.optional(duration),
+      above: z.optional(positive),
+      for: z.optional(duration),
+      label: z.optional(text.check(z.minLength(1, "expected a label key"))),
+      min: z.optional(count),
+      cooldown: z.optional(duration),
+      resolveAfter: z.optional(duration),
+      groupInterval: z.optional(duration),
+    })
+    .check(
+      z.superRefine((rule, ctx) => {
+        const need = (key: keyof typeof rule, why: string) => {
+          if (rule[key] === undefined)
+            ctx.addIssue({ code: "custom", path: [key], message: `required: ${why}` });
+        };
+        if (rule.when === "log") need("grep", "the pattern a log line must match");
+        if (rule.when === "cpu" || rule.when === "memory") need("above", "a percentage");
+      }),
+    );
+  return { receiverSchema, ruleSchema };
+});
 
 /** The `alerts` key. */
 export const alertsSchema = z
   .strictObject({
     /** The page's address, for each alert's link; serve's own by default. */
-    url: z.optional(text.check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL"))),
-    receivers: z.optional(z.array(receiverSchema, { error: "expected an array of receivers" })),
-    rules: z.optional(z.array(ruleSchema, { error: "expected an array of rules" })),
+    url: z.optional(
+      z
+        .string({ error: "expected a string" })
+        .check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL")),
+    ),
+    receivers: z.optional(
+      z.array(
+        z.lazy(() => parts().receiverSchema),
+        { error: "expected an array of receivers" },
+      ),
+    ),
+    rules: z.optional(
+      z.array(
+        z.lazy(() => parts().ruleSchema),
+        { error: "expected an array of rules" },
+      ),
+    ),
   })
   .check(
     z.superRefine((alerts, ctx) => {
@@ -136,6 +159,12 @@ export const alertsSchema = z
       });
     }),
   );
+
+/** `make`'s value, made on the first call. */
+function cached<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
 // The types as written are declared, not inferred, so that the published types name no zod type
 // (config-schema.ts checks that the schema takes exactly DocklensConfigInput, `alerts` included).

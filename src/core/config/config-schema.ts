@@ -411,13 +411,20 @@ function unmatchedGlobs(
 function shapeAt(path: ReadonlyArray<PropertyKey>): Record<string, unknown> {
   let schema: z.ZodMiniType = configSchema;
   for (const part of path) {
-    if (schema instanceof z.ZodMiniOptional) schema = schema.def.innerType as z.ZodMiniType;
+    schema = unwrapped(schema);
     if (schema instanceof z.ZodMiniArray) schema = schema.def.element as z.ZodMiniType;
     else if (schema instanceof z.ZodMiniObject)
       schema = schema.shape[String(part)] as z.ZodMiniType;
   }
-  if (schema instanceof z.ZodMiniOptional) schema = schema.def.innerType as z.ZodMiniType;
+  schema = unwrapped(schema);
   return schema instanceof z.ZodMiniObject ? schema.shape : {};
+}
+
+/** The schema inside an optional one, and inside a lazy one (the alerts' rules, alerts-schema.ts). */
+function unwrapped(schema: z.ZodMiniType): z.ZodMiniType {
+  if (schema instanceof z.ZodMiniOptional) schema = schema.def.innerType as z.ZodMiniType;
+  if (schema instanceof z.ZodMiniLazy) schema = schema.def.getter() as z.ZodMiniType;
+  return schema;
 }
 
 /** The known key closest to a misspelt one, if it is close enough to be what was meant. */
