@@ -1,0 +1,183 @@
+/**
+ * Nodes over NATS (README, "Nodes over NATS"): a real nats-server on a loopback port, started and
+ * stopped here; real engines behind the node.
+ */
+import type { Readable } from "node:stream";
+import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EngineBackend } from "../../src/core/engine/engine-backend.ts";
+import { fleetEngine, loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
+import { createNatsNodeBackend } from "../../src/core/node/nats-node-backend.ts";
+import { serveNodeOverNats, type NatsNode } from "../../src/core/node/nats-node.ts";
+import { STREAM_WINDOW } from "../../src/core/node/nats-protocol.ts";
+import { IMAGE } from "../setup/engine-fixtures.ts";
+import { engines, withContainer } from "./helpers.ts";
+import { startNatsServer, type NatsServer } from "./nats-server.ts";
+
+let server: NatsServer;
+let fleet: Fleet;
+let nodeConnection: NatsConnection;
+let hubConnection: NatsConnection;
+let spy: NatsConnection;
+let node: NatsNode;
+let far: EngineBackend;
+
+const signal = () => AbortSignal.timeout(20_000);
+const until = async (check: () => boolean, ms = 10_000) => {
+  for (const end = Date.now() + ms; !check() && Date.now() < end;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  return check();
+};
+
+beforeAll(async () => {
+  // A small max_payload, so that ordinary bodies cross in many messages.
+  server = await startNatsServer("max_payload: 4096");
+  fleet = await loadFleet({ configPath: engines.configPath });
+  nodeConnection = await connect({ servers: server.url });
+  hubConnection = await connect({ servers: server.url });
+  spy = await connect({ servers: server.url });
+  const alpha = fleet.config.clusters.find((cluster) => cluster.name === "alpha")!;
+  // The carrier alone: the engine's own answers, as the node's answerer would hand them on.
+  node = serveNodeOverNats({
+    nats: nodeConnection,
+    name: "far",
+    clusters: () => ["alpha"],
+    answer: async (read, abort) => {
+      const engine = await fleetEngine(fleet, alpha, "stream");
+      try {
+        if ("attach" in read)
+          return { status: 200, stream: await engine.attach(read.attach, abort) };
+        const options = {
+          ...(read.query ? { query: read.query } : {}),
+          stream: read.stream === true,
+        };
+        const body = await engine.get(read.path, abort, options);
+        return read.stream ? { status: 200, stream: body as Readable } : { status: 200, body };
+      } catch (error) {
+        const { statusCode, json } = error as { statusCode?: number; json?: unknown };
+        return { status: statusCode ?? 502, body: json ?? { message: "unreachable" } };
+      }
+    },
+  });
+  far = createNatsNodeBackend({ nats: hubConnection, node: "far", cluster: "alpha" });
+});
+
+afterAll(async () => {
+  await node?.close();
+  await Promise.all([nodeConnection, hubConnection, spy].map((nats) => nats?.close()));
+  fleet?.close();
+  await server?.close();
+});
+
+/** Messages of answers of node far the spy saw, by kind. */
+function countMessages(): { data: number; stop: () => void } {
+  const counts = { data: 0, stop: () => subscription.unsubscribe() };
+  const subscription = spy.subscribe("docklens.node.far.out.*", {
+    callback: (_, msg) => void (msg.headers?.get("Docklens-Kind") === "data" && counts.data++),
+  });
+  return counts;
+}
+
+describe("the carrier", () => {
+  it("carries a body bigger than max_payload in numbered messages, equal to the engine's", async () => {
+    const counted = countMessages();
+    await spy.flush();
+    const query = { all: true };
+    const [overNats, straight] = await Promise.all([
+      far.get("/containers/json", signal(), { query }),
+      (await fleetEngine(fleet, fleet.config.clusters[0]!)).get("/containers/json", signal(), {
+        query,
+      }),
+    ]);
+    counted.stop();
+    // The engine orders ports as it likes, and "Up 6 seconds" ages: the rest is byte for byte.
+    const stable = (list: unknown) =>
+      (list as Array<Record<string, unknown>>).map(({ Ports: _, Status: __, ...rest }) => rest);
+    expect(stable(overNats)).toEqual(stable(straight));
+    expect(JSON.stringify(straight).length).toBeGreaterThan(4096);
+    expect(counted.data).toBeGreaterThan(1);
+  });
+
+  it("hands on the engine's error status and body", async () => {
+    const error = await far.get("/containers/nosuch/json", signal()).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      statusCode: 404,
+      json: { message: expect.stringMatching(/nosuch/) },
+    });
+  });
+
+  it("holds back a followed log while the hub does not read, and goes on when it does", async () => {
+    await withContainer(
+      engines.hostA,
+      [IMAGE, "sh", "-c", "i=0; while true; do echo line $i; i=$((i+1)); done"],
+      async (id) => {
+        const counted = countMessages();
+        await spy.flush();
+        const stream = (await far.get(`/containers/${id}/logs`, signal(), {
+          query: { follow: true, stdout: true },
+          stream: true,
+        })) as Readable;
+        let bytes = 0;
+        try {
+          stream.pause();
+          // The node sends what the hub's buffer takes, then stops reading the engine.
+          await until(() => counted.data >= STREAM_WINDOW);
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          const held = counted.data;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          expect(counted.data).toBe(held);
+          expect(stream.readableLength).toBeLessThanOrEqual(
+            stream.readableHighWaterMark + STREAM_WINDOW * 4096,
+          );
+          // Reading again: credit goes back and more comes.
+          stream.on("data", (chunk: Buffer) => (bytes += chunk.length));
+          stream.resume();
+          expect(await until(() => counted.data > held + 4 * STREAM_WINDOW)).toBe(true);
+        } finally {
+          stream.destroy();
+          counted.stop();
+        }
+        expect(bytes).toBeGreaterThan(0);
+        // The hub's cancel ends the node's answer and its engine stream.
+        expect(await until(() => node.answering === 0)).toBe(true);
+      },
+    );
+  });
+
+  it("ends a stream with an error when a message of it is lost", async () => {
+    await withContainer(
+      engines.hostA,
+      [IMAGE, "sh", "-c", "while true; do echo x; sleep 1; done"],
+      async (id) => {
+        const subjects: string[] = [];
+        const watch = spy.subscribe("docklens.node.far.out.*", {
+          callback: (_, msg) => void subjects.push(msg.subject),
+        });
+        await spy.flush();
+        const stream = (await far.get(`/containers/${id}/logs`, signal(), {
+          query: { follow: true, stdout: true },
+          stream: true,
+        })) as Readable;
+        const failed = new Promise<Error>((resolve) => stream.on("error", resolve));
+        stream.resume();
+        await until(() => subjects.length > 0);
+        watch.unsubscribe();
+        // A message numbered past the next: one between them never came.
+        const h = headers();
+        h.set("Docklens-Kind", "data");
+        h.set("Docklens-Seq", "1000");
+        spy.publish(subjects[0]!, "forged", { headers: h });
+        expect((await failed).message).toMatch(/lost/);
+        expect(await until(() => node.answering === 0)).toBe(true);
+      },
+    );
+  });
+
+  it("says a node that nobody serves is not on NATS", async () => {
+    const nobody = createNatsNodeBackend({ nats: hubConnection, node: "nobody", cluster: "alpha" });
+    await expect(nobody.get("/version", signal())).rejects.toMatchObject({
+      code: "ENGINE_UNREACHABLE",
+      message: expect.stringMatching(/"nobody" is not on NATS/),
+    });
+  });
+});
