@@ -33,7 +33,9 @@ export type ErrorCode =
   | "TOO_MANY_STREAMS"
   | "STREAM_POOL_FULL"
   | "LISTEN_FAILED"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  // A node's refusal of an engine read docklens's core never makes (src/core/node/engine-read.ts).
+  | "READ_NOT_ALLOWED";
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_NAME: 400,
@@ -60,6 +62,7 @@ const STATUS: Record<ErrorCode, number> = {
   STREAM_POOL_FULL: 503,
   LISTEN_FAILED: 500,
   INTERNAL_ERROR: 500,
+  READ_NOT_ALLOWED: 403,
 };
 
 /** Every error code, for documents that list them (OpenAPI). */

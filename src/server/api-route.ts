@@ -1,5 +1,6 @@
 // What a route of the HTTP interface is, as the server serves it: the server, the OpenAPI
 // document and the tests read the table of them in routes.ts.
+import type { H3Event } from "h3";
 import type { RouteContext, RouteSpec } from "../operations/route.ts";
 import type { InputDecl } from "../operations/input.ts";
 import type { QueryParam } from "../operations/input-schema.ts";
@@ -12,6 +13,11 @@ export class Text {
     readonly body: string,
     readonly contentType: string,
   ) {}
+}
+
+/** A result that sends itself (a node's answer: JSON, the engine's bytes, or its refusal). */
+export class SendsItself {
+  constructor(readonly send: (event: H3Event, signal: AbortSignal) => Promise<void>) {}
 }
 
 /**
@@ -29,5 +35,7 @@ export interface ApiRoute extends Omit<RouteSpec, "query" | "run"> {
   text?: string;
   /** Open without a token (docs/http-interface.md, "Bearer token"). */
   public?: boolean;
+  /** Whether a request streams, when `ndjson` cannot say (the node route): counted as streams are. */
+  streams?(params: Record<string, string>, input: Record<string, unknown>): boolean;
   run(params: Record<string, string>, context: RouteContext): unknown;
 }

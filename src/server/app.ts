@@ -17,7 +17,8 @@ import { sinceLastEvent } from "../core/clusters/events.ts";
 import { checkQueryNames, matchRoute, parseQuery } from "./match.ts";
 import { createOpenApiDocument } from "./openapi.ts";
 import { createMetrics } from "./metrics.ts";
-import { Streamed, Text, type ApiRoute } from "./api-route.ts";
+import { SendsItself, Streamed, Text, type ApiRoute } from "./api-route.ts";
+import { NODE_ROUTE } from "./node-route.ts";
 import { sendJson, sendNdjson, sendText, toErrorBody } from "./respond.ts";
 import { API_ROUTES } from "./routes.ts";
 import { decode } from "../operations/decode.ts";
@@ -171,7 +172,7 @@ export function createApp(options: CreateAppOptions): App {
     errors: [],
     run: async (_, context) => new Text(await metrics.scrape(context.fleet), metrics.contentType),
   };
-  const routes = [HEALTH, openapi, metricsRoute, ...API_ROUTES];
+  const routes = [HEALTH, openapi, metricsRoute, ...API_ROUTES, NODE_ROUTE];
   const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
   const document = createOpenApiDocument(routes, { token: Boolean(authorize) });
   const dashboard = options.dashboard === false ? undefined : createDashboard(options.dashboard);
@@ -229,7 +230,7 @@ export function createApp(options: CreateAppOptions): App {
       // The one place a request becomes the operation's input; the handler gets it typed.
       const input = route.input ? decode(route.input, { ...query, ...lists }) : {};
       // Counted before any engine stream opens; the client's token, else its address.
-      if (streams(route, input))
+      if (streams(route, input, params))
         openStream(access?.token ?? `@${event.node.req.socket.remoteAddress}`, event.node.res);
       const signal = requestSignal(event);
       const showSecrets = options.showSecrets ?? options.fleet.config.showSecrets;
@@ -237,6 +238,7 @@ export function createApp(options: CreateAppOptions): App {
         route.run(params, { fleet, signal, showSecrets, input }),
       );
       if (result instanceof Text) return sendText(event, result.body, result.contentType);
+      if (result instanceof SendsItself) return result.send(event, signal);
       return result instanceof Streamed
         ? sendNdjson(event, result.items, signal, options.signal, result.compressed)
         : sendJson(event, result, 200);

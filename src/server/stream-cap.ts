@@ -8,7 +8,12 @@ import type { ApiRoute } from "./api-route.ts";
 export const MAX_STREAMS = 64;
 
 /** Whether a request of `route` with its decoded `input` streams (its `ndjson` says when). */
-export function streams(route: ApiRoute, input: Record<string, unknown>): boolean {
+export function streams(
+  route: ApiRoute,
+  input: Record<string, unknown>,
+  params: Record<string, string> = {},
+): boolean {
+  if (route.streams) return route.streams(params, input);
   const when = route.ndjson?.when;
   return when === "always" || (when !== undefined && input[when] === true);
 }

@@ -85,10 +85,11 @@ function cycles(graph: Map<string, string[]>): string[][] {
  * json, ndjson, compare), then config/ (what the clusters are), then engine/ (talking to them), then
  * hub/ (each engine watched once: its shared event subscription and container mirror), then the
  * resources, which may use each other: containers/, objects/ (images, networks, volumes) and
- * clusters/ (what an engine says of itself: info and events); then alerts/, rules over all of them;
- * then node/, a node answering engine reads for hubs and a hub reaching nodes (issue 27).
+ * clusters/ (what an engine says of itself: info and events); then node/ (a node answering a
+ * hub's engine reads with the resources' checks, and a node's clusters in the fleet); then
+ * alerts/, rules over all of them.
  */
-const ROOMS = ["core", "config", "engine", "hub", "resources", "alerts", "node"] as const;
+const ROOMS = ["core", "config", "engine", "hub", "resources", "node", "alerts"] as const;
 const RESOURCES = new Set(["containers", "objects", "clusters"]);
 
 /** The room of a file of src/, or undefined outside the core. */

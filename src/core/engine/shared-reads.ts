@@ -25,7 +25,9 @@ export type EngineRead =
   | { kind: "containers"; filters: Filters | undefined; size: boolean }
   | { kind: "version" | "info" }
   | { kind: "disk-usage"; types: readonly string[] | undefined }
-  | { kind: "across"; read: EngineRead; clusters: readonly number[] };
+  | { kind: "across"; read: EngineRead; clusters: readonly number[] }
+  // An engine read a node answers for a hub (core/node/engine-read.ts): path and sorted query.
+  | { kind: "raw"; path: string; query: string };
 
 declare const READ_KEY: unique symbol;
 
@@ -65,6 +67,8 @@ export function readKey(read: EngineRead): ReadKey {
       return JSON.stringify([read.kind, [...new Set(read.types ?? [])].sort()]) as ReadKey;
     case "across":
       return JSON.stringify([read.kind, readKey(read.read), read.clusters]) as ReadKey;
+    case "raw":
+      return JSON.stringify([read.kind, read.path, read.query]) as ReadKey;
   }
 }
 
