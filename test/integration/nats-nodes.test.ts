@@ -7,11 +7,13 @@ import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineBackend } from "../../src/core/engine/engine-backend.ts";
 import { fleetEngine, loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { createNatsNodeBackend } from "../../src/core/node/nats-node-backend.ts";
+import { answerEngineRead } from "../../src/core/node/engine-read.ts";
+import { createNatsNodeBackend } from "../../src/core/engine/nats-node-backend.ts";
 import { serveNodeOverNats, type NatsNode } from "../../src/core/node/nats-node.ts";
-import { STREAM_WINDOW } from "../../src/core/node/nats-protocol.ts";
+import { STREAM_WINDOW } from "../../src/core/engine/nats-protocol.ts";
 import { IMAGE } from "../setup/engine-fixtures.ts";
-import { engines, withContainer } from "./helpers.ts";
+import { engines, withContainer, writeConfig } from "./helpers.ts";
+import { startProxy, type LinkProxy } from "./proxy.ts";
 import { startNatsServer, type NatsServer } from "./nats-server.ts";
 
 let server: NatsServer;
@@ -21,6 +23,9 @@ let hubConnection: NatsConnection;
 let spy: NatsConnection;
 let node: NatsNode;
 let far: EngineBackend;
+/** The recording link in front of engine A, which the node's cluster alpha reaches it through. */
+let link: LinkProxy;
+let nodeFleet: Fleet;
 
 const signal = () => AbortSignal.timeout(20_000);
 const until = async (check: () => boolean, ms = 10_000) => {
@@ -33,31 +38,23 @@ beforeAll(async () => {
   // A small max_payload, so that ordinary bodies cross in many messages.
   server = await startNatsServer("max_payload: 4096");
   fleet = await loadFleet({ configPath: engines.configPath });
+  link = await startProxy({ path: engines.hostA.replace("unix://", "") });
+  nodeFleet = await loadFleet({
+    configPath: await writeConfig("nats-node.json", {
+      clusters: [
+        { name: "alpha", host: "127.0.0.1", port: link.port },
+        { name: "bravo", host: engines.hostB },
+      ],
+    }),
+  });
   nodeConnection = await connect({ servers: server.url });
   hubConnection = await connect({ servers: server.url });
   spy = await connect({ servers: server.url });
-  const alpha = fleet.config.clusters.find((cluster) => cluster.name === "alpha")!;
-  // The carrier alone: the engine's own answers, as the node's answerer would hand them on.
   node = serveNodeOverNats({
     nats: nodeConnection,
     name: "far",
     clusters: () => ["alpha"],
-    answer: async (read, abort) => {
-      const engine = await fleetEngine(fleet, alpha, "stream");
-      try {
-        if ("attach" in read)
-          return { status: 200, stream: await engine.attach(read.attach, abort) };
-        const options = {
-          ...(read.query ? { query: read.query } : {}),
-          stream: read.stream === true,
-        };
-        const body = await engine.get(read.path, abort, options);
-        return read.stream ? { status: 200, stream: body as Readable } : { status: 200, body };
-      } catch (error) {
-        const { statusCode, json } = error as { statusCode?: number; json?: unknown };
-        return { status: statusCode ?? 502, body: json ?? { message: "unreachable" } };
-      }
-    },
+    answer: (read, abort) => answerEngineRead(read, { fleet: nodeFleet, signal: abort }),
   });
   far = createNatsNodeBackend({ nats: hubConnection, node: "far", cluster: "alpha" });
 });
@@ -66,6 +63,8 @@ afterAll(async () => {
   await node?.close();
   await Promise.all([nodeConnection, hubConnection, spy].map((nats) => nats?.close()));
   fleet?.close();
+  nodeFleet?.close();
+  await link?.close();
   await server?.close();
 });
 
@@ -179,5 +178,77 @@ describe("the carrier", () => {
       code: "ENGINE_UNREACHABLE",
       message: expect.stringMatching(/"nobody" is not on NATS/),
     });
+  });
+});
+
+/** The engine reads the node may make (engine-read.ts's READS), as the link sees them. */
+const ALLOWED = [
+  /^\/(v[\d.]+\/)?(version|info|events|system\/df|images\/json|volumes|networks|containers\/json)(\?|$)/,
+  /^\/(v[\d.]+\/)?containers\/[\w.-]+\/(json|logs|stats|top)(\?|$)/,
+  /^\/(v[\d.]+\/)?(volumes|networks)\/[\w.-]+(\?|$)/,
+  /^\/(v[\d.]+\/)?images\/[\w.:/@-]+\/json(\?|$)/,
+];
+
+describe("a hostile NATS client on a node's read subject", () => {
+  const read = { cluster: "alpha", id: "h1", credit: 4 };
+  const hostile: Array<[string, Uint8Array | string]> = [
+    ["not JSON", "GET /containers/json"],
+    ["bytes", new Uint8Array([0, 255, 254, 1, 2])],
+    ["JSON of the wrong shape", "[1,2,3]"],
+    ["a wrong type", JSON.stringify({ ...read, path: 42 })],
+    ["an unknown field", JSON.stringify({ ...read, path: "/version", method: "POST" })],
+    ["a big message", JSON.stringify({ ...read, path: `/${"a".repeat(3000)}` })],
+    ["export", JSON.stringify({ ...read, path: "/containers/web/export" })],
+    [
+      "archive",
+      JSON.stringify({ ...read, path: "/containers/web/archive", query: { path: "/etc" } }),
+    ],
+    ["exec", JSON.stringify({ ...read, path: "/exec/abc/json" })],
+    ["a create", JSON.stringify({ ...read, path: "/containers/create" })],
+    ["a way up", JSON.stringify({ ...read, path: "/containers/../../images/json" })],
+    ["an encoded way up", JSON.stringify({ ...read, path: "/containers/%2e%2e/json" })],
+    ["a query in the path", JSON.stringify({ ...read, path: "/containers/json?all=1" })],
+    [
+      "a query key not allowed",
+      JSON.stringify({ ...read, path: "/containers/json", query: { x: "1" } }),
+    ],
+    [
+      "ps printing the environment",
+      JSON.stringify({ ...read, path: "/containers/web/top", query: { ps_args: "e" } }),
+    ],
+    ["an attach by a bad name", JSON.stringify({ ...read, attach: "../web" })],
+    ["an unknown cluster", JSON.stringify({ ...read, cluster: "nosuch", path: "/version" })],
+  ];
+
+  it.each(hostile)(
+    "gets a clear error for %s, and the engine sees nothing of it",
+    async (_, payload) => {
+      const before = link.requests.length;
+      const answer = await spy.request("docklens.node.far.read", payload, { timeout: 5000 });
+      const code = answer.headers?.get("Docklens-Error");
+      expect(code).toMatch(/^(INVALID_QUERY|INVALID_NAME|READ_NOT_ALLOWED|CLUSTER_NOT_FOUND)$/);
+      expect(Number(answer.headers?.get("Docklens-Status"))).toBeGreaterThanOrEqual(400);
+      expect(answer.json<{ message: string }>().message).toMatch(/\w/);
+      expect(link.requests.slice(before)).toEqual([]);
+      expect(node.answering).toBe(0);
+    },
+  );
+
+  it("ignores a read with no reply subject and hostile credit, and answers the next read", async () => {
+    spy.publish("docklens.node.far.read", JSON.stringify({ ...read, path: "/version" }));
+    spy.publish("docklens.node.far.credit.h1", "{nope");
+    spy.publish("docklens.node.far.credit.h1", JSON.stringify({ credit: 1e9 }));
+    await spy.flush();
+    await expect(far.get("/version", signal())).resolves.toMatchObject({
+      ApiVersion: expect.any(String),
+    });
+  });
+
+  it("made only allow-listed GETs of the engine, whatever came", () => {
+    expect(link.requests.length).toBeGreaterThan(0);
+    const others = link.requests.filter(
+      (line) => !line.startsWith("GET ") || !ALLOWED.some((pattern) => pattern.test(line.slice(4))),
+    );
+    expect(others).toEqual([]);
   });
 });

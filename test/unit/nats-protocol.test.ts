@@ -5,18 +5,18 @@ import {
   decodeRead,
   MAX_READ_BYTES,
   nodeSubjects,
-} from "../../src/core/node/nats-protocol.ts";
+} from "../../src/core/engine/nats-protocol.ts";
 
 const bytes = (value: unknown) =>
   new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
-const read = { cluster: "alpha", path: "/containers/json", id: "abc123", credit: 32 };
+const read = { cluster: "alpha", path: "/containers/json", query: {}, id: "abc123", credit: 32 };
 
 describe("decodeRead", () => {
   it.each([
     ["a GET", read],
     [
       "a GET with a query and stream",
-      { ...read, query: { all: true, tail: 5, since: "1m" }, stream: true },
+      { ...read, query: { all: "true", tail: "5", type: ["image", "volume"] }, stream: true },
     ],
     ["an attach", { cluster: "alpha", attach: "web", id: "x1", credit: 0 }],
   ])("takes %s", (_, message) => {
@@ -39,13 +39,15 @@ describe("decodeRead", () => {
     [
       "a query value object",
       { ...read, query: { filters: { a: 1 } } },
-      "query.filters: expected a string, number or boolean",
+      "query.filters: expected a string or a list of strings",
     ],
     ["a stream id with a dot", { ...read, id: "a.b" }, "id: expected a stream id"],
     ["a stream id with a wildcard", { ...read, id: ">" }, "id: expected a stream id"],
     ["credit below zero", { ...read, credit: -1 }, "credit: expected at least 0"],
     ["credit too great", { ...read, credit: 1e9 }, "credit: expected at most 1024"],
-    ["no id", { cluster: "alpha", path: "/x", credit: 1 }, "id:"],
+    ["no id", { cluster: "alpha", path: "/x", query: {}, credit: 1 }, "id:"],
+    ["no query", { cluster: "alpha", path: "/x", id: "a", credit: 1 }, "query:"],
+    ["a query value of a number", { ...read, query: { tail: 5 } }, "query.tail:"],
     ["too big", { ...read, path: "x".repeat(MAX_READ_BYTES) }, `over ${MAX_READ_BYTES}`],
   ])("refuses %s", (_, message, error) => {
     const decoded = decodeRead(message instanceof Uint8Array ? message : bytes(message));

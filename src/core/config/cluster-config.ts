@@ -1,5 +1,6 @@
 import type { AlertsConfig } from "./alerts-schema.ts";
 import type { Endpoint } from "./endpoint.ts";
+import type { NatsConfig } from "./nats-schema.ts";
 
 /**
  * Time limit of an engine call when neither the cluster nor `defaults` sets one
@@ -81,6 +82,8 @@ export interface DocklensConfig {
   maxStreams?: number;
   /** Alert receivers and rules (README, "Alerts"); none unset. */
   alerts?: AlertsConfig;
+  /** Where to find nodes over NATS (README, "Nodes over NATS"); none unset. */
+  nats?: NatsConfig;
 }
 
 /** A docker context docklens cannot use, and its warning line. */

@@ -17,6 +17,7 @@ import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
+import { natsSchema, type NatsConfigInput } from "./nats-schema.ts";
 
 const integer = z.int({
   error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
@@ -170,13 +171,14 @@ const configSchema = z
         ),
       ),
       alerts: z.optional(alertsSchema),
+      nats: z.optional(natsSchema),
     },
     { error: "expected an object with a `clusters` array" },
   )
   .check(
     z.superRefine((config, ctx) => {
       // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
-      if (!config.clusters && !config.contexts && !config.discover)
+      if (!config.clusters && !config.contexts && !config.discover && !config.nats)
         ctx.addIssue({
           code: "custom",
           path: ["clusters"],
@@ -291,6 +293,8 @@ export interface DocklensConfigInput {
   maxStreams?: number;
   /** Alert receivers and rules (README, "Alerts"). */
   alerts?: AlertsConfigInput;
+  /** Where to find nodes over NATS (README, "Nodes over NATS"). */
+  nats?: NatsConfigInput;
 }
 
 /** `true` when `A` and `B` are the same type, property by property. */
@@ -344,7 +348,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams, alerts } = parsed.data;
+  const { allowedHosts, maxStreams, alerts, nats } = parsed.data;
   clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -372,6 +376,7 @@ export function normalizeConfig(
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(maxStreams === undefined ? {} : { maxStreams }),
     ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
+    ...(nats ? { nats } : {}),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),

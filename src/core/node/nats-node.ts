@@ -2,9 +2,11 @@
 // the answerer every transport shares (engine-read.ts: allow-list and checks), and sends the
 // answer back in messages the server's max_payload allows, a stream no faster than the hub
 // grants credit for. It announces itself with a heartbeat and answers hubs' discovery.
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import { isDocklensError } from "../errors.ts";
 import { toJsonText } from "../json.ts";
+import type { NodeRead, NodeReadAnswer } from "./engine-read.ts";
 import {
   DISCOVER_SUBJECT,
   HEADER,
@@ -14,21 +16,7 @@ import {
   decodeGrant,
   decodeRead,
   nodeSubjects,
-} from "./nats-protocol.ts";
-
-/** An engine read as the node's answerer takes it (engine-read.ts). */
-export type EngineRead =
-  | {
-      cluster: string;
-      path: string;
-      query?: Record<string, string | number | boolean>;
-      stream?: boolean;
-    }
-  | { cluster: string; attach: string };
-
-/** The answer to a read: a status with a JSON body, or (status 200) the engine's byte stream. */
-export type EngineReadAnswer =
-  { status: number; body: unknown } | { status: number; stream: Readable };
+} from "../engine/nats-protocol.ts";
 
 /** Options of {@link serveNodeOverNats}. */
 export interface ServeNodeOptions {
@@ -38,8 +26,8 @@ export interface ServeNodeOptions {
   name: string;
   /** The names of the clusters it serves, asked for each heartbeat. */
   clusters: () => string[];
-  /** Answer one read: the allow-list and checks live there, never here. */
-  answer: (read: EngineRead, signal: AbortSignal) => Promise<EngineReadAnswer>;
+  /** Answer one read (answerEngineRead): the allow-list and checks live there, never here. */
+  answer: (read: NodeRead, signal: AbortSignal) => Promise<NodeReadAnswer>;
   /** How often it says it is there; 5 s unset. */
   heartbeatMs?: number;
 }
@@ -120,32 +108,43 @@ export function serveNodeOverNats(options: ServeNodeOptions): NatsNode {
     });
     source.on("error", (error: NodeJS.ErrnoException) => {
       if (!answers.has(id)) return;
-      send(
-        answer,
-        "error",
-        JSON.stringify({ message: `the engine's stream failed (${error.code ?? "error"})` }),
-      );
+      const said = isDocklensError(error)
+        ? { code: error.code, message: error.message }
+        : {
+            code: "ENGINE_ERROR",
+            message: `the engine's stream failed (${error.code ?? "error"})`,
+          };
+      send(answer, "error", JSON.stringify(said));
       finish(id, answer);
     });
   };
 
-  const reply = (msg: Msg, status: number, data: Uint8Array | string, stream = false) => {
+  /** `more`: "stream" when messages of the answer follow, else the code of a refusal. */
+  const reply = (msg: Msg, status: number, data: Uint8Array | string, more?: string) => {
     const h = headers();
     h.set(HEADER.status, String(status));
-    if (stream) h.set(HEADER.kind, "stream");
+    if (more === "stream") h.set(HEADER.kind, "stream");
+    else if (more) h.set(HEADER.error, more);
     msg.respond(data, { headers: h });
   };
-  const refuse = (msg: Msg, status: number, message: string) =>
-    reply(msg, status, JSON.stringify({ message: `docklens node ${name}: ${message}` }));
+  const refuse = (msg: Msg, status: number, code: string, message: string) =>
+    reply(msg, status, JSON.stringify({ code, message }), code);
 
   async function onRead(msg: Msg): Promise<void> {
     if (!msg.reply) return; // nobody to answer
     const decoded = decodeRead(msg.data);
-    if (!decoded.ok) return refuse(msg, 400, `refused a read: ${decoded.error}`);
+    if (!decoded.ok)
+      return refuse(msg, 400, "INVALID_QUERY", `node ${name} refused a read: ${decoded.error}`);
     const { id, credit, ...read } = decoded.value;
     if (answers.size >= MAX_ANSWERS)
-      return refuse(msg, 429, `${MAX_ANSWERS} answers in flight, its most`);
-    if (answers.has(id)) return refuse(msg, 400, "refused a read: its id is in use");
+      return refuse(
+        msg,
+        429,
+        "TOO_MANY_STREAMS",
+        `node ${name} answers ${MAX_ANSWERS} reads at once, its most`,
+      );
+    if (answers.has(id))
+      return refuse(msg, 400, "INVALID_QUERY", `node ${name} refused a read: its id is in use`);
     const answer: Answer = {
       controller: new AbortController(),
       credit,
@@ -156,29 +155,31 @@ export function serveNodeOverNats(options: ServeNodeOptions): NatsNode {
       out: subjects.out(id),
     };
     answers.set(id, answer);
-    let result: EngineReadAnswer;
+    let result: NodeReadAnswer;
     try {
       result = await options.answer(read, answer.controller.signal);
-    } catch {
+    } catch (error) {
       answers.delete(id);
-      return refuse(msg, 500, "failed to answer a read");
+      // docklens's own refusal (READ_NOT_ALLOWED, INVALID_NAME, an engine unreachable): as it is.
+      if (isDocklensError(error)) return refuse(msg, error.status, error.code, error.message);
+      return refuse(msg, 500, "INTERNAL_ERROR", `node ${name} failed to answer a read`);
     }
     if (!answers.has(id)) {
       // Cancelled or cut meanwhile.
-      if ("stream" in result) result.stream.destroy();
+      if (result.kind === "stream") void result.chunks.return(undefined);
       return;
     }
-    if ("stream" in result) {
-      reply(msg, result.status, "", true);
-      return pump(id, answer, result.stream);
+    if (result.kind === "stream") {
+      reply(msg, 200, "", "stream");
+      return pump(id, answer, Readable.from(result.chunks, { objectMode: false }));
     }
-    const body = new TextEncoder().encode(toJsonText(result.body));
+    const status = result.kind === "body" ? 200 : result.status;
+    const body = new TextEncoder().encode(toJsonText(result.body ?? null));
     if (body.length <= chunkBytes()) {
       answers.delete(id);
-      return reply(msg, result.status, body);
+      return reply(msg, status, body);
     }
-    reply(msg, result.status, "", true);
-    answer.queue = [];
+    reply(msg, status, "", "stream");
     for (let at = 0; at < body.length; at += chunkBytes())
       answer.queue.push(body.subarray(at, at + chunkBytes()));
     answer.ended = true;

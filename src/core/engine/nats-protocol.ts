@@ -34,6 +34,8 @@ export function nodeSubjects(name: string) {
 export const HEADER = {
   /** The answer's HTTP status (the reply to a read). */
   status: "Docklens-Status",
+  /** The error code of a refusal (an error of docklens's, not the engine's). */
+  error: "Docklens-Error",
   /** What a message of a stream is: `data`, `end`, `error` or `tick`. */
   kind: "Docklens-Kind",
   /** The number of the message in its stream (from 1), so that a lost one shows. */
@@ -64,17 +66,20 @@ const streamId = text.check(z.regex(STREAM_ID, "expected a stream id"));
 const credit = z
   .int({ error: "expected an integer" })
   .check(z.minimum(0, "expected at least 0"), z.maximum(1024, "expected at most 1024"));
-/** Query values as engine APIs take them: texts, numbers, booleans (filters are JSON text). */
+/** Query values as a node takes them (engine-read.ts): texts, a list of texts for a key that repeats. */
+const queryValue = text.check(z.maxLength(8192, "expected at most 8192 characters"));
 const query = z.record(
   text.check(z.maxLength(64, "expected a parameter name of at most 64 characters")),
-  z.union([text, z.number(), z.boolean()], { error: "expected a string, number or boolean" }),
+  z.union([queryValue, z.array(queryValue).check(z.maxLength(16, "expected at most 16 values"))], {
+    error: "expected a string or a list of strings",
+  }),
   { error: "expected an object" },
 );
 const pathRead = z.strictObject(
   {
     cluster: name,
     path: text.check(z.maxLength(1024, "expected a path of at most 1024 characters")),
-    query: z.optional(query),
+    query,
     stream: z.optional(z.boolean({ error: "expected true or false" })),
     id: streamId,
     credit,

@@ -11,9 +11,9 @@ import {
   type NatsConnection,
   type Subscription,
 } from "@nats-io/transport-node";
-import { DocklensError } from "../errors.ts";
+import { DocklensError, ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { parseEngineJson } from "../json.ts";
-import type { EngineBackend } from "../engine/engine-backend.ts";
+import type { EngineBackend } from "./engine-backend.ts";
 import { HEADER, SILENCE_LIMIT, STREAM_WINDOW, TICK_MS, nodeSubjects } from "./nats-protocol.ts";
 
 /** Which cluster of which node, over which connection. */
@@ -35,8 +35,7 @@ const openStreams = new WeakMap<NatsConnection, Set<(error: Error) => void>>();
 export function createNatsNodeBackend(link: NatsNodeLink): EngineBackend {
   return {
     async get(path, signal, options = {}) {
-      const query = queryOf(options.query);
-      const read = { cluster: link.cluster, path, ...(query ? { query } : {}) };
+      const read = { cluster: link.cluster, path, query: queryOf(options.query) ?? {} };
       const answer = await openRead(
         link,
         options.stream ? { ...read, stream: true } : read,
@@ -54,18 +53,27 @@ export function createNatsNodeBackend(link: NatsNodeLink): EngineBackend {
   };
 }
 
-/** Query parameters as a node takes them: scalars; objects as their JSON text; no undefined. */
-function queryOf(query: object | undefined): Record<string, string | number | boolean> | undefined {
+/** Query parameters as a node takes them: texts (a list for a key that repeats); no undefined. */
+function queryOf(query: object | undefined): Record<string, string | string[]> | undefined {
   if (!query) return undefined;
-  const entries: Array<[string, string | number | boolean]> = Object.entries(
+  // true and 5 as the engine's query string writes them; an object (filters) as its JSON.
+  const text = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+  const entries: Array<[string, string | string[]]> = Object.entries(
     query as Record<string, unknown>,
   )
     .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => [
-      key,
-      typeof value === "object" ? JSON.stringify(value) : (value as string | number | boolean),
-    ]);
+    .map(([key, value]) => [key, Array.isArray(value) ? value.map(text) : text(value)]);
   return Object.fromEntries(entries);
+}
+
+/** docklens's own error of a node (its code and message), as the node said it. */
+function nodeError(node: string, code: string, said: unknown): DocklensError {
+  const message = (said as { message?: unknown } | null)?.message;
+  const known = (ERROR_CODES as string[]).includes(code) ? (code as ErrorCode) : "ENGINE_ERROR";
+  return new DocklensError(
+    known,
+    typeof message === "string" ? message : `node ${JSON.stringify(node)} answered ${code}`,
+  );
 }
 
 /** The parsed JSON of a 200, or the engine error the core translates. */
@@ -131,6 +139,11 @@ async function openRead(
     drop();
     throw new DocklensError("ENGINE_ERROR", `node ${JSON.stringify(node)} answered no status`);
   }
+  const code = msg.headers?.get(HEADER.error);
+  if (code) {
+    drop();
+    throw nodeError(node, code, safeJson(msg.data));
+  }
   if (msg.headers?.get(HEADER.kind) !== "stream") {
     drop();
     return { status, body: Readable.from([Buffer.from(msg.data)]) };
@@ -190,13 +203,8 @@ function answerStream(
       cleanup();
     } else if (kind === "error") {
       done = true;
-      const message = (safeJson(msg.data) as { message?: unknown })?.message;
-      stream.destroy(
-        new DocklensError(
-          "ENGINE_ERROR",
-          `${where}: ${typeof message === "string" ? message : "the stream failed"}`,
-        ),
-      );
+      const said = safeJson(msg.data) as { code?: unknown } | undefined;
+      stream.destroy(nodeError(node, typeof said?.code === "string" ? said.code : "", said));
     } else fail("sent a message docklens does not know");
   };
   const subscription: Subscription = nats.subscribe(subjects.out(id), {
