@@ -70,6 +70,9 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   const query = spec.call!;
   const hooks = spec.hooks?.(args, options) ?? {};
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  // The clusters of the config's nodes, each node asked once within its time limit.
+  if (fleet.config.nodes?.length)
+    await (await import("../core/node/http-nodes.ts")).joinHttpNodes(fleet);
   if (targetsAll(spec, args)) printWarnings(fleet.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.

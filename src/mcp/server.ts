@@ -35,6 +35,8 @@ export interface McpOptions {
  */
 export async function serveMcp(options: McpOptions): Promise<void> {
   const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
+  if (fleet.config.nodes?.length)
+    await (await import("../core/node/http-nodes.ts")).joinHttpNodes(fleet);
   const tools = createTools();
   const server = new Server(
     { name: "docklens", version: pkg.version },

@@ -22,10 +22,10 @@ import {
 
 const SOURCE = {
   type: "string",
-  enum: ["config", "context", "discovered", "default"],
+  enum: ["config", "context", "discovered", "default", "node"],
   description:
     "Where the cluster came from: the config file, a docker CLI context, a local socket found, " +
-    "or the engine the docker CLI would use",
+    "the engine the docker CLI would use, or another docklens serve (a node)",
 } as const;
 
 const CLUSTER_FIELDS = { id: int, name: str, fullname: str, icon: str, host: str, port: int };

@@ -81,16 +81,18 @@ export async function writeConfig(name: string, body: object, dir = engines.tmp)
 }
 
 /**
- * Start `docklens serve` (the built CLI) over the test config on a free port, and wait for its
- * first line on stdout; with `--json` that line holds its `url`.
+ * Start `docklens serve` (the built CLI) over the test config (or `config`) on a free port (or
+ * the `--port` of `args`), and wait for its first line on stdout; with `--json` that line holds
+ * its `url`.
  */
 export async function spawnServe(
   args: string[],
+  options: { config?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
   const child = spawn(
     process.execPath,
-    [BIN, "serve", "--config", engines.configPath, "--port", "0", ...args],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    [BIN, "serve", "--config", options.config ?? engines.configPath, "--port", "0", ...args],
+    { stdio: ["ignore", "pipe", "pipe"], ...(options.env ? { env: options.env } : {}) },
   );
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));

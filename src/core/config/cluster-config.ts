@@ -1,4 +1,6 @@
 import type { AlertsConfig } from "./alerts-schema.ts";
+import type { NodeConfig } from "./nodes-schema.ts";
+import type { ErrorBody } from "../errors.ts";
 import type { Endpoint } from "./endpoint.ts";
 import type { NatsConfig } from "./nats-schema.ts";
 
@@ -34,7 +36,27 @@ export const DEFAULT_ICON = "🐳";
  * Where a cluster came from: the config file's `clusters`, a docker CLI context, a local
  * socket docklens found (Podman), or the engine the docker CLI would use with no context.
  */
-export type ClusterSource = "config" | "context" | "discovered" | "default";
+export type ClusterSource = "config" | "context" | "discovered" | "default" | "node";
+
+/**
+ * How a hub reaches a cluster of a node (README, "Nodes"): the node, and the cluster's name
+ * there. Its state (`seen`, `error`) changes as the hub hears from the node
+ * (core/node/node-clusters.ts).
+ */
+export interface NodeLink {
+  /** The node's name (`edge`): its clusters are `edge.<cluster>`. */
+  name: string;
+  /** How the node is reached, for messages: its URL. */
+  via: string;
+  /** The node's serve, over HTTP(S). */
+  http?: NodeConfig;
+  /** The cluster's name at the node; unset for the one entry of a node never reached. */
+  cluster?: string;
+  /** When the hub last heard from the node (ISO 8601). */
+  seen?: string;
+  /** Why the node cannot be reached now. */
+  error?: ErrorBody;
+}
 
 /** One cluster, with every default applied and its endpoint parsed. */
 export interface ClusterConfig extends Endpoint, EngineTuning {
@@ -54,6 +76,8 @@ export interface ClusterConfig extends Endpoint, EngineTuning {
   source: ClusterSource;
   /** The docker context it came from, for `source: "context"`. */
   context?: string;
+  /** The node it lives on, for `source: "node"`: its engine reads go there. */
+  node?: NodeLink;
 }
 
 /** A loaded, validated configuration. */
@@ -84,6 +108,8 @@ export interface DocklensConfig {
   alerts?: AlertsConfig;
   /** Where to find nodes over NATS (README, "Nodes over NATS"); none unset. */
   nats?: NatsConfig;
+  /** Other docklens serves whose clusters this one shows (README, "Nodes"); none unset. */
+  nodes?: NodeConfig[];
 }
 
 /** A docker context docklens cannot use, and its warning line. */

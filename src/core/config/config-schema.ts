@@ -18,6 +18,7 @@ import { checkKeyFiles } from "./key-files.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
 import { natsSchema, type NatsConfigInput } from "./nats-schema.ts";
+import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
 
 const integer = z.int({
   error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
@@ -172,17 +173,24 @@ const configSchema = z
       ),
       alerts: z.optional(alertsSchema),
       nats: z.optional(natsSchema),
+      nodes: z.optional(nodesSchema),
     },
     { error: "expected an object with a `clusters` array" },
   )
   .check(
     z.superRefine((config, ctx) => {
       // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
-      if (!config.clusters && !config.contexts && !config.discover && !config.nats)
+      if (
+        !config.clusters &&
+        !config.contexts &&
+        !config.discover &&
+        !config.nodes?.length &&
+        !config.nats
+      )
         ctx.addIssue({
           code: "custom",
           path: ["clusters"],
-          message: "required, unless contexts or discover is true",
+          message: "required, unless contexts or discover is true, or nodes or nats are named",
         });
       const names = new Set<string>();
       const ids = new Set<number>();
@@ -295,6 +303,8 @@ export interface DocklensConfigInput {
   alerts?: AlertsConfigInput;
   /** Where to find nodes over NATS (README, "Nodes over NATS"). */
   nats?: NatsConfigInput;
+  /** Other docklens serves whose clusters this one shows as `<node>.<cluster>` (README, "Nodes"). */
+  nodes?: NodeConfigInput[];
 }
 
 /** `true` when `A` and `B` are the same type, property by property. */
@@ -348,7 +358,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams, alerts, nats } = parsed.data;
+  const { allowedHosts, maxStreams, alerts, nodes, nats } = parsed.data;
   clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -377,6 +387,7 @@ export function normalizeConfig(
     ...(maxStreams === undefined ? {} : { maxStreams }),
     ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
     ...(nats ? { nats } : {}),
+    ...(nodes?.length ? { nodes: toNodeConfigs(nodes) } : {}),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all)],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),

@@ -89,8 +89,16 @@ export function endpointHost(endpoint: Endpoint): string {
   return endpoint.protocol === "unix" ? endpoint.socketPath! : endpoint.hostname!;
 }
 
-/** The endpoint as a URL-like string for messages: `unix:///run/docker.sock`, `http://h:2375`. */
-export function describeEndpoint(endpoint: Endpoint): string {
+/**
+ * The endpoint as a URL-like string for messages: `unix:///run/docker.sock`, `http://h:2375`;
+ * for a cluster of a node, the node and how it is reached (`node "edge" at https://edge:8080`).
+ */
+export function describeEndpoint(
+  endpoint: Endpoint & { node?: { name: string; via: string; seen?: string } },
+): string {
+  const { node } = endpoint;
+  if (node)
+    return `node "${node.name}" at ${node.via}${node.seen ? `, last seen ${node.seen}` : ", never reached"}`;
   if (endpoint.protocol === "unix") return `unix://${endpoint.socketPath}`;
   const user = endpoint.username ? `${endpoint.username}@` : "";
   const host = endpoint.hostname?.includes(":") ? `[${endpoint.hostname}]` : endpoint.hostname;

@@ -7,28 +7,19 @@ import type { ClusterConfig } from "../config/cluster-config.ts";
 import { parseEngineJson } from "../json.ts";
 import type { EngineBackend, EngineGetOptions } from "./engine-backend.ts";
 
-/**
- * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,
- * while streams (logs --follow, stats, attach) last long and so use a pool of their own, so that
- * many open streams never starve the calls. Stats samples of many containers (each waits about a
- * second for the engine's second reading) have a keep-alive pool of their own, for the same reason.
- */
-const MAX_SOCKETS = { call: 16, stream: 256, sample: 64 } as const;
+import { MAX_SOCKETS, readKeyFile, type EnginePurpose } from "./engine-pools.ts";
 
-/** Engine streams a cluster holds open at most: past them, docklens refuses (engine-stream.ts). */
-export const MAX_ENGINE_STREAMS = MAX_SOCKETS.stream;
-
-/**
- * Which connections an engine client uses: calls share a small keep-alive pool; streams and
- * stats samples have their own.
- */
-export type EnginePurpose = keyof typeof MAX_SOCKETS;
+export { MAX_ENGINE_STREAMS, type EnginePurpose } from "./engine-pools.ts";
 
 /** Build the backend of one cluster's engine: a dockerode client, loaded here on first use. */
 export async function createEngineClient(
   cluster: ClusterConfig,
   purpose: EnginePurpose = "call",
 ): Promise<EngineBackend> {
+  // A cluster of a node: its reads go to the node's serve (README, "Nodes").
+  const { node } = cluster;
+  if (node?.http)
+    return (await import("./http-node-backend.ts")).createHttpNodeBackend(node, node.http, purpose);
   const { default: Docker } = await import("dockerode");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
   // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.
@@ -133,21 +124,6 @@ function withoutDockerHost<T>(make: () => T): T {
     return make();
   } finally {
     if (saved !== undefined) process.env.DOCKER_HOST = saved;
-  }
-}
-
-async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {
-  if (!path) return undefined;
-  try {
-    // Loaded here: node:fs/promises costs a CLI run ~3 ms, and only key files need it.
-    return await process.getBuiltinModule("node:fs/promises").readFile(path);
-  } catch (error) {
-    // The message names the kind of failure only: key paths never leave docklens
-    // (docs/http-interface.md, "Secrets").
-    throw new Error(
-      `cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      { cause: error },
-    );
   }
 }
 

@@ -242,6 +242,20 @@ export function resolveClusters(
  */
 export function narrowFleet(fleet: Fleet, sees: (cluster: ClusterConfig) => boolean): Fleet {
   // Nor does it hear of the docker contexts docklens skipped.
-  const { skipped: _, ...config } = fleet.config;
-  return { ...fleet, config: { ...config, clusters: config.clusters.filter(sees) } };
+  const { skipped: _, clusters: __, ...config } = fleet.config;
+  // The fleet's list changes as nodes come and go (core/node/node-clusters.ts): the view follows,
+  // filtering again only when the list was replaced.
+  let from: ClusterConfig[] | undefined;
+  let seen: ClusterConfig[] = [];
+  const view = {
+    ...config,
+    get clusters() {
+      if (from !== fleet.config.clusters) {
+        from = fleet.config.clusters;
+        seen = from.filter(sees);
+      }
+      return seen;
+    },
+  };
+  return { ...fleet, config: view };
 }

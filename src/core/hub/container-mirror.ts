@@ -39,7 +39,8 @@ interface Mirror {
   lease?: NodeJS.Timeout;
   resync?: NodeJS.Timeout;
   batch?: NodeJS.Timeout;
-  built?: { version: number; until: number; value: unknown };
+  /** Per shape (its `shaped` name): the body built last, kept until the mirror changes. */
+  built: Map<string, { version: number; until: number; value: unknown }>;
 }
 
 const mirrors = new WeakMap<EngineSlot, Mirror>();
@@ -47,14 +48,16 @@ const mirrors = new WeakMap<EngineSlot, Mirror>();
 /**
  * The mirrored containers of a cluster of a live fleet, shaped by `shape` (given them in the
  * engine's list order, and `now`, for the `Status` text), or undefined when the fleet keeps no
- * mirrors. The shape is kept until the mirror changes or a `Status` text would: callers get the
- * same object. Opens the mirror on first use (the caller waits for the first list, under the
- * cluster's time limit); a mirror that is not live throws its cluster's known error at once.
+ * mirrors. The shape is kept until the mirror changes or a `Status` text would: callers of the
+ * same `shaped` (the shape's name: docklens's list, a node's engine list) get the same object.
+ * Opens the mirror on first use (the caller waits for the first list, under the cluster's time
+ * limit); a mirror that is not live throws its cluster's known error at once.
  */
 export async function readMirror<T>(
   cluster: ClusterConfig,
   options: CoreOptions,
   shape: (containers: Array<MirroredContainer & { status: string }>) => T,
+  shaped = "list",
 ): Promise<T | undefined> {
   const { live, graceMs } = fleetHubOptions(options.fleet);
   if (!live) return undefined;
@@ -66,7 +69,7 @@ export async function readMirror<T>(
     throw new DocklensError(error.code, error.message);
   }
   const now = Date.now();
-  const built = mirror.built;
+  const built = mirror.built.get(shaped);
   if (built && built.version === mirror.version && now < built.until) return built.value as T;
   let until = Infinity;
   const containers = [...mirror.containers.values()].map((entry) => {
@@ -74,7 +77,7 @@ export async function readMirror<T>(
     return { ...entry, status: statusText(entry.state, mirror.wording, now) };
   });
   const value = shape(containers);
-  mirror.built = { version: mirror.version, until, value };
+  mirror.built.set(shaped, { version: mirror.version, until, value });
   return value;
 }
 
@@ -146,6 +149,7 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
     version: 0,
     wording: "docker",
     waiters: [],
+    built: new Map(),
     followers: new Set(),
     dirty: new Set(),
     reading: false,

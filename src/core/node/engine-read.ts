@@ -180,8 +180,11 @@ export async function answerEngineRead(
     }
     const mirrored =
       template === "/containers/json" && isAllOnly(query)
-        ? await readMirror(cluster, options, (entries) =>
-            entries.map(({ item, status }) => ({ ...item, Status: status })),
+        ? await readMirror(
+            cluster,
+            options,
+            (entries) => entries.map(({ item, status }) => ({ ...item, Status: status })),
+            "engine-list",
           )
         : undefined;
     const body =

@@ -1,0 +1,76 @@
+// A node's clusters in a hub's fleet (D22): the one place that adds, updates and marks down the
+// clusters of a node, whichever transport found it (HTTP here, NATS too). A node's cluster is
+// `<node>.<cluster>`, with a hub id after the local ones, kept while the hub runs.
+import {
+  DEFAULT_ICON,
+  DEFAULT_TUNING,
+  type ClusterConfig,
+  type NodeLink,
+} from "../config/cluster-config.ts";
+import type { Endpoint } from "../config/endpoint.ts";
+import type { Fleet } from "../engine/fleet.ts";
+import type { ErrorBody } from "../errors.ts";
+
+/** A node as a transport knows it: its name, how it is reached, and its transport's own fields. */
+export type NodeSource = Omit<NodeLink, "cluster" | "seen" | "error">;
+
+/** A cluster a node offers, from its `/list/cluster`: its name there, and its icon. */
+export interface NodeCluster {
+  name: string;
+  icon?: string;
+}
+
+/** What a transport heard of a node: its clusters, or why it cannot be reached. */
+export type NodeHeard = { clusters: readonly NodeCluster[] } | { error: ErrorBody };
+
+/**
+ * Bring a node's clusters in `fleet` up to what was heard of it: with its clusters, each is
+ * `<node>.<cluster>` (added with a new id, or kept with its id and marked seen now), and those
+ * it no longer offers leave; with an error, its clusters stay, each marked with it (their engine
+ * reads fail with it, the last time seen in its words), and a node never reached is one entry
+ * named after the node. `endpoint` is what records show of the node (its URL's host and port).
+ * Replaces `fleet.config.clusters` with a new list when it changes, so that views of the fleet
+ * (a scoped token's) follow.
+ */
+export function syncNodeClusters(
+  fleet: Fleet,
+  source: NodeSource,
+  heard: NodeHeard,
+  endpoint: Endpoint,
+): void {
+  const config = fleet.config;
+  const own = config.clusters.filter((cluster) => cluster.node?.name === source.name);
+  const others = config.clusters.filter((cluster) => cluster.node?.name !== source.name);
+  let nextId = Math.max(0, ...config.clusters.map((cluster) => cluster.id)) + 1;
+  const make = (name: string, icon: string | undefined, link: NodeLink): ClusterConfig => ({
+    ...endpoint,
+    ...DEFAULT_TUNING,
+    id: nextId++,
+    name,
+    icon: icon ?? DEFAULT_ICON,
+    host: source.via,
+    source: "node",
+    node: link,
+  });
+  if ("error" in heard) {
+    for (const cluster of own) cluster.node!.error = heard.error;
+    if (own.length) return;
+    config.clusters = [...others, make(source.name, undefined, { ...source, error: heard.error })];
+    return;
+  }
+  const seen = new Date().toISOString();
+  const kept = heard.clusters.map((offered) => {
+    const name = `${source.name}.${offered.name}`;
+    const found = own.find((cluster) => cluster.name === name && cluster.node?.cluster);
+    if (found) {
+      // The same link object: the cluster's engine backend reads it at each call.
+      Object.assign(found.node!, source, { seen });
+      delete found.node!.error;
+      return found;
+    }
+    return make(name, offered.icon, { ...source, cluster: offered.name, seen });
+  });
+  const changed =
+    kept.length !== own.length || kept.some((cluster, index) => cluster !== own[index]);
+  if (changed) config.clusters = [...others, ...kept];
+}
