@@ -4,6 +4,8 @@
  */
 import type { Readable } from "node:stream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineBackend } from "../../src/core/engine/engine-backend.ts";
 import { fleetEngine, loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
@@ -12,7 +14,9 @@ import { createNatsNodeBackend } from "../../src/core/engine/nats-node-backend.t
 import { serveNodeOverNats, type NatsNode } from "../../src/core/node/nats-node.ts";
 import { STREAM_WINDOW } from "../../src/core/engine/nats-protocol.ts";
 import { IMAGE } from "../setup/engine-fixtures.ts";
-import { engines, withContainer, writeConfig } from "./helpers.ts";
+import { BIN, cli, dockerIds, engines, withContainer, writeConfig } from "./helpers.ts";
+import { joinNatsNodes, type NatsNodes } from "../../src/core/node/nats-nodes.ts";
+import { readStream, raw, startServer, type TestServer } from "./server-helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { startNatsServer, type NatsServer } from "./nats-server.ts";
 
@@ -52,11 +56,11 @@ beforeAll(async () => {
   spy = await connect({ servers: server.url });
   node = serveNodeOverNats({
     nats: nodeConnection,
-    name: "far",
+    name: "carrier",
     clusters: () => ["alpha"],
     answer: (read, abort) => answerEngineRead(read, { fleet: nodeFleet, signal: abort }),
   });
-  far = createNatsNodeBackend({ nats: hubConnection, node: "far", cluster: "alpha" });
+  far = createNatsNodeBackend({ nats: hubConnection, name: "carrier", cluster: "alpha" });
 });
 
 afterAll(async () => {
@@ -68,10 +72,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Messages of answers of node far the spy saw, by kind. */
+/** Messages of answers of node carrier the spy saw, by kind. */
 function countMessages(): { data: number; stop: () => void } {
   const counts = { data: 0, stop: () => subscription.unsubscribe() };
-  const subscription = spy.subscribe("docklens.node.far.out.*", {
+  const subscription = spy.subscribe("docklens.node.carrier.out.*", {
     callback: (_, msg) => void (msg.headers?.get("Docklens-Kind") === "data" && counts.data++),
   });
   return counts;
@@ -149,7 +153,7 @@ describe("the carrier", () => {
       [IMAGE, "sh", "-c", "while true; do echo x; sleep 1; done"],
       async (id) => {
         const subjects: string[] = [];
-        const watch = spy.subscribe("docklens.node.far.out.*", {
+        const watch = spy.subscribe("docklens.node.carrier.out.*", {
           callback: (_, msg) => void subjects.push(msg.subject),
         });
         await spy.flush();
@@ -173,7 +177,7 @@ describe("the carrier", () => {
   });
 
   it("says a node that nobody serves is not on NATS", async () => {
-    const nobody = createNatsNodeBackend({ nats: hubConnection, node: "nobody", cluster: "alpha" });
+    const nobody = createNatsNodeBackend({ nats: hubConnection, name: "nobody", cluster: "alpha" });
     await expect(nobody.get("/version", signal())).rejects.toMatchObject({
       code: "ENGINE_UNREACHABLE",
       message: expect.stringMatching(/"nobody" is not on NATS/),
@@ -224,7 +228,7 @@ describe("a hostile NATS client on a node's read subject", () => {
     "gets a clear error for %s, and the engine sees nothing of it",
     async (_, payload) => {
       const before = link.requests.length;
-      const answer = await spy.request("docklens.node.far.read", payload, { timeout: 5000 });
+      const answer = await spy.request("docklens.node.carrier.read", payload, { timeout: 5000 });
       const code = answer.headers?.get("Docklens-Error");
       expect(code).toMatch(/^(INVALID_QUERY|INVALID_NAME|READ_NOT_ALLOWED|CLUSTER_NOT_FOUND)$/);
       expect(Number(answer.headers?.get("Docklens-Status"))).toBeGreaterThanOrEqual(400);
@@ -235,9 +239,9 @@ describe("a hostile NATS client on a node's read subject", () => {
   );
 
   it("ignores a read with no reply subject and hostile credit, and answers the next read", async () => {
-    spy.publish("docklens.node.far.read", JSON.stringify({ ...read, path: "/version" }));
-    spy.publish("docklens.node.far.credit.h1", "{nope");
-    spy.publish("docklens.node.far.credit.h1", JSON.stringify({ credit: 1e9 }));
+    spy.publish("docklens.node.carrier.read", JSON.stringify({ ...read, path: "/version" }));
+    spy.publish("docklens.node.carrier.credit.h1", "{nope");
+    spy.publish("docklens.node.carrier.credit.h1", JSON.stringify({ credit: 1e9 }));
     await spy.flush();
     await expect(far.get("/version", signal())).resolves.toMatchObject({
       ApiVersion: expect.any(String),
@@ -250,5 +254,163 @@ describe("a hostile NATS client on a node's read subject", () => {
       (line) => !line.startsWith("GET ") || !ALLOWED.some((pattern) => pattern.test(line.slice(4))),
     );
     expect(others).toEqual([]);
+  });
+});
+
+/** `docklens node` (the built CLI) serving the node config's clusters narrowed to al*, heartbeat 0.5 s. */
+async function startNode(configPath: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "node",
+      "--nats",
+      server.url,
+      "--name",
+      "far",
+      "--config",
+      configPath,
+      "--clusters",
+      "al*",
+      "--heartbeat",
+      "0.5",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const [line] = (await Promise.race([once(child.stdout, "data"), once(child, "exit")])) as [
+    unknown,
+  ];
+  expect(String(line)).toMatch(/docklens node far: serving alpha over NATS/);
+  return child;
+}
+
+async function stopNode(child: ChildProcess | undefined, signal: NodeJS.Signals = "SIGTERM") {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill(signal);
+  await exited;
+}
+
+describe("a hub over NATS, with docklens node far", () => {
+  let nodeProcess: ChildProcess | undefined;
+  let hubConfig: string;
+  let hub: TestServer;
+  let hubFleet: Fleet;
+  let natsNodes: NatsNodes;
+  const shutdown = new AbortController();
+  /** far.alpha's record in the hub's GET /list/cluster, once `check` holds of it. */
+  const farAlpha = async (check: (record: any) => boolean, ms = 15_000) => {
+    let record: any;
+    await until(() => false, 0);
+    for (const end = Date.now() + ms; Date.now() < end;) {
+      const { json } = await raw(hub.port, "/list/cluster");
+      record = json.clusters.find((cluster: any) => cluster.name === "far.alpha");
+      if (record && check(record)) return record;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`far.alpha never came to the state wanted: ${JSON.stringify(record)}`);
+  };
+
+  beforeAll(async () => {
+    const nodeConfig = await writeConfig("nats-far.json", {
+      clusters: [
+        { name: "alpha", host: engines.hostA },
+        { name: "bravo", host: engines.hostB },
+      ],
+    });
+    nodeProcess = await startNode(nodeConfig);
+    hubConfig = await writeConfig("nats-hub.json", { nats: { servers: [server.url] } });
+    hubFleet = await loadFleet({ configPath: hubConfig, live: true });
+    natsNodes = await joinNatsNodes(hubFleet, { watch: shutdown.signal });
+    hub = await startServer({ fleet: hubFleet });
+    (globalThis as { restartFar?: () => Promise<void> }).restartFar = async () => {
+      nodeProcess = await startNode(nodeConfig);
+    };
+  });
+
+  afterAll(async () => {
+    shutdown.abort();
+    await natsNodes?.close();
+    await hub?.close();
+    await stopNode(nodeProcess);
+  });
+
+  it("lists far.alpha and only it (--clusters al*), as the CLI does", async () => {
+    await farAlpha((record) => !record.error);
+    const { json } = await raw(hub.port, "/list/cluster");
+    // The hub's own engines aside (its config names none: the one the docker CLI would use).
+    const nodes = (list: any[]) =>
+      list.map((cluster) => cluster.name).filter((name) => name.startsWith("far"));
+    expect(nodes(json.clusters)).toEqual(["far.alpha"]);
+    const result = await cli(["clusters", "--json", "--config", hubConfig]);
+    expect(result.code).toBe(0);
+    // The CLI hears every node on NATS: the carrier of the tests above too.
+    expect(nodes(JSON.parse(result.stdout).clusters)).toEqual(["far.alpha"]);
+    expect(JSON.parse(result.stdout).clusters.map((cluster: any) => cluster.name)).toContain(
+      "carrier.alpha",
+    );
+  });
+
+  it("lists far.alpha's containers as its engine does, by the route and by the CLI", async () => {
+    const ids = await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc");
+    const { status, json } = await raw(hub.port, "/list/far.alpha/containers");
+    expect(status).toBe(200);
+    expect(json.containers.map((container: any) => container.Id).sort()).toEqual(ids);
+    const result = await cli(["containers", "far.alpha", "--json", "--config", hubConfig]);
+    expect(result.code).toBe(0);
+    expect(
+      JSON.parse(result.stdout)
+        .containers.map((container: any) => container.Id)
+        .sort(),
+    ).toEqual(ids);
+  });
+
+  it("details a container of far.alpha, its secrets hidden by the node", async () => {
+    const { status, json } = await raw(hub.port, "/detail/far.alpha/container/web");
+    expect(status).toBe(200);
+    expect(json.Name).toBe("/web");
+    expect(JSON.stringify(json.Config.Env)).not.toContain("hunter2");
+  });
+
+  it("follows a log and hears events across", async () => {
+    await withContainer(
+      engines.hostA,
+      [IMAGE, "sh", "-c", "for i in 1 2 3; do echo crossing $i; done; sleep 100000"],
+      async (id) => {
+        const logs = await readStream(
+          hub.port,
+          `/detail/far.alpha/container/${id}/logs?follow=true`,
+          3,
+        );
+        expect(logs.status).toBe(200);
+        expect(
+          logs.items.map((item) => item.text ?? item.line ?? JSON.stringify(item)).join("\n"),
+        ).toContain("crossing 3");
+        const events = readStream(hub.port, "/events?cluster=far.alpha&filter=type%3Dcontainer", 1);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await withContainer(engines.hostA, [IMAGE, "true"], async () => {});
+        const heard = await events;
+        expect(heard.status).toBe(200);
+        expect(JSON.stringify(heard.items[0])).toContain("container");
+      },
+    );
+  });
+
+  it("lists far.alpha down with the reason and last time seen when the node dies, and back when it returns", async () => {
+    await stopNode(nodeProcess, "SIGKILL");
+    const down = await farAlpha((record) => /heartbeat/.test(record.error?.message));
+    expect(down.error.message).toMatch(/node "far" sent no heartbeat for 1.5 s \(last seen \d{4}-/);
+    await (globalThis as { restartFar?: () => Promise<void> }).restartFar!();
+    await farAlpha((record) => !record.error);
+  });
+
+  it("lists far.alpha down while NATS is away, and back by itself when it returns", async () => {
+    await server.stop();
+    const down = await farAlpha((record) => Boolean(record.error));
+    expect(down.error.message).toMatch(/NATS|heartbeat/);
+    await server.start();
+    await farAlpha((record) => !record.error, 20_000);
+    const { status } = await raw(hub.port, "/list/far.alpha/containers");
+    expect(status).toBe(200);
   });
 });

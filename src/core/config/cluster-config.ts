@@ -3,6 +3,7 @@ import type { NodeConfig } from "./nodes-schema.ts";
 import type { ErrorBody } from "../errors.ts";
 import type { Endpoint } from "./endpoint.ts";
 import type { NatsConfig } from "./nats-schema.ts";
+import type { NatsConnection } from "@nats-io/transport-node";
 
 /**
  * Time limit of an engine call when neither the cluster nor `defaults` sets one
@@ -50,6 +51,8 @@ export interface NodeLink {
   via: string;
   /** The node's serve, over HTTP(S). */
   http?: NodeConfig;
+  /** The hub's NATS connection, for a node found there (core/node/nats-nodes.ts). */
+  nats?: NatsConnection;
   /** The cluster's name at the node; unset for the one entry of a node never reached. */
   cluster?: string;
   /** When the hub last heard from the node (ISO 8601). */

@@ -11,18 +11,24 @@ import {
   type NatsConnection,
   type Subscription,
 } from "@nats-io/transport-node";
-import { DocklensError, ERROR_CODES, type ErrorCode } from "../errors.ts";
+import { DocklensError, ERROR_CODES, type ErrorBody, type ErrorCode } from "../errors.ts";
 import { parseEngineJson } from "../json.ts";
 import type { EngineBackend } from "./engine-backend.ts";
 import { HEADER, SILENCE_LIMIT, STREAM_WINDOW, TICK_MS, nodeSubjects } from "./nats-protocol.ts";
 
-/** Which cluster of which node, over which connection. */
+/**
+ * Which cluster of which node, over which connection: a cluster's NodeLink, read at each call,
+ * as the hub hears from the node (core/node/nats-nodes.ts).
+ */
 export interface NatsNodeLink {
-  nats: NatsConnection;
+  /** The hub's connection (always set on a link this backend is made for). */
+  nats?: NatsConnection;
   /** The node's name (`far`). */
-  node: string;
+  name: string;
   /** The cluster's name on the node (`alpha`), not the hub's `far.alpha`. */
-  cluster: string;
+  cluster?: string;
+  /** Why the hub holds the node down now (no heartbeat, a broken link), with when it was last seen. */
+  error?: ErrorBody;
 }
 
 /** How long a hub waits for a node's first answer when nothing else limits it. */
@@ -101,7 +107,15 @@ async function openRead(
   read: object,
   signal: AbortSignal,
 ): Promise<{ status: number; body: Readable }> {
-  const { nats, node } = link;
+  const { nats, name: node } = link;
+  if (!nats)
+    throw new DocklensError("INTERNAL_ERROR", `node ${JSON.stringify(node)} has no NATS link`);
+  // The hub knows the node down: its reason, rather than a wait on a node that is not there.
+  if (link.error || link.cluster === undefined)
+    throw new DocklensError(
+      link.error?.code ?? "ENGINE_UNREACHABLE",
+      link.error?.message ?? `node ${JSON.stringify(node)} was never reached`,
+    );
   const subjects = nodeSubjects(node);
   const id = nuid.next();
   // Subscribed before the read goes, so that no message of the answer comes before it.
