@@ -2,7 +2,7 @@
 // "Nodes over NATS"). Every read goes through answerEngineRead, the node's allow-list.
 import { setMaxListeners } from "node:events";
 import { clusterGlob } from "../core/config/cluster-config.ts";
-import { connectNats } from "../core/node/nats-connect.ts";
+import { connectNats, withoutUser } from "../core/node/nats-connect.ts";
 import { NODE_NAME_PATTERN } from "../core/engine/nats-protocol.ts";
 import { loadFleet, narrowFleet } from "../core/engine/fleet.ts";
 import { DocklensError } from "../core/errors.ts";
@@ -74,7 +74,7 @@ export async function node(given: NodeOptions): Promise<void> {
       }),
   });
   process.stdout.write(
-    `docklens node ${options.name}: serving ${names().join(", ")} over NATS at ${servers.join(", ")}\n`,
+    `docklens node ${options.name}: serving ${names().join(", ")} over NATS at ${servers.map(withoutUser).join(", ")}\n`,
   );
   const stopped = new AbortController();
   setMaxListeners(0, stopped.signal);

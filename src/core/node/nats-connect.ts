@@ -35,9 +35,13 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsConn
       );
     }
   }
+  // nats.js takes no user and password in a URL: they go as options, and never into a message.
+  const userinfo = options.servers.map(userOf).find((user) => user !== undefined);
+  const servers = options.servers.map(withoutUser);
   try {
     return await connect({
-      servers: options.servers,
+      servers,
+      ...(userinfo ?? {}),
       name: options.name,
       maxReconnectAttempts: -1,
       reconnectTimeWait: RECONNECT_WAIT_MS,
@@ -51,8 +55,24 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsConn
   } catch (error) {
     throw new DocklensError(
       "ENGINE_UNREACHABLE",
-      `cannot connect to NATS at ${options.servers.join(", ")}: ${(error as Error).message}`,
+      `cannot connect to NATS at ${servers.join(", ")}: ${(error as Error).message}`,
       { cause: error },
     );
   }
+}
+
+/** `nats://user:pass@host:4222` → its user and password; undefined without them. */
+function userOf(server: string): { user: string; pass: string } | undefined {
+  try {
+    const url = new URL(server);
+    if (!url.username) return undefined;
+    return { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A server's URL without its user and password, as docklens dials and names it. */
+export function withoutUser(server: string): string {
+  return server.replace(/^([a-z]+:\/\/)[^@/]*@/i, "$1");
 }

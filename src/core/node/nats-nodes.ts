@@ -7,7 +7,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Fleet } from "../engine/fleet.ts";
 import { DISCOVER_SUBJECT, HEARTBEATS_SUBJECT, decodeHeartbeat } from "../engine/nats-protocol.ts";
 import type { ErrorBody } from "../errors.ts";
-import { connectNats } from "./nats-connect.ts";
+import { connectNats, withoutUser } from "./nats-connect.ts";
 import { syncNodeClusters } from "./node-clusters.ts";
 
 /** Heartbeats a node may miss before its clusters are marked down. */
@@ -39,7 +39,7 @@ export async function joinNatsNodes(
   options: JoinNatsNodesOptions = {},
 ): Promise<NatsNodes> {
   const config = fleet.config.nats!;
-  const via = config.servers.join(",");
+  const via = config.servers.map(withoutUser).join(",");
   const connecting = connectNats({
     servers: config.servers,
     name: "docklens hub",
@@ -83,7 +83,13 @@ function listen(fleet: Fleet, nats: NatsConnection, via: string) {
   const timers = new Map<string, NodeJS.Timeout>();
   let lastAnswerAt = 0;
   const source = (name: string) => ({ name, via, nats });
-  const endpoint = { protocol: "http" as const, hostname: "nats", port: 0 };
+  // What records show of a node's clusters: the NATS server the hub dialled first.
+  const first = new URL(via.split(",")[0]!);
+  const endpoint = {
+    protocol: "http" as const,
+    hostname: first.hostname,
+    port: Number(first.port) || 4222,
+  };
   const down = (name: string, error: ErrorBody) => {
     clearTimeout(timers.get(name));
     timers.delete(name);
