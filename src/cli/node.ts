@@ -74,7 +74,8 @@ export async function node(given: NodeOptions): Promise<void> {
       }),
   });
   process.stdout.write(
-    `docklens node ${options.name}: serving ${names().join(", ")} over NATS at ${servers.map(withoutUser).join(", ")}\n`,
+    `docklens node ${options.name}: serving ${names().join(", ")} ` +
+      `over NATS at ${servers.map(withoutUser).join(", ")}\n`,
   );
   const stopped = new AbortController();
   setMaxListeners(0, stopped.signal);
