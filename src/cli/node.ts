@@ -9,6 +9,9 @@ import { DocklensError } from "../core/errors.ts";
 import { answerEngineRead } from "../core/node/engine-read.ts";
 import { serveNodeOverNats } from "../core/node/nats-node.ts";
 
+/** Time the goodbye to the hubs gets after SIGINT or SIGTERM. */
+const CLOSE_MS = 5000;
+
 /** The options of `docklens node`, as commander gives them. */
 export interface NodeOptions {
   nats?: string;
@@ -91,7 +94,12 @@ export async function node(given: NodeOptions): Promise<void> {
   })();
   await new Promise((resolve) => stopped.signal.addEventListener("abort", resolve, { once: true }));
   process.off("SIGINT", stop).off("SIGTERM", stop);
+  // A second signal, or a close that hangs, ends it at once, as serve does.
+  for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
+  setTimeout(() => process.exit(0), CLOSE_MS).unref();
   await served.close();
   await nats.close();
   fleet.close();
+  // The fleet's live watches keep timers of their grace period: the node is done now.
+  process.exit(0);
 }
