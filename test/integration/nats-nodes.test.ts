@@ -6,6 +6,8 @@ import type { Readable } from "node:stream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineBackend } from "../../src/core/engine/engine-backend.ts";
 import { fleetEngine, loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
@@ -412,5 +414,56 @@ describe("a hub over NATS, with docklens node far", () => {
     await farAlpha((record) => !record.error, 20_000);
     const { status } = await raw(hub.port, "/list/far.alpha/containers");
     expect(status).toBe(200);
+  });
+});
+
+describe("examples/nats/nats-server.conf: a user per node", () => {
+  it("lets node far answer a hub, and neither send reads nor hear another node's answers", async () => {
+    const example = await readFile(
+      join(import.meta.dirname, "../../examples/nats/nats-server.conf"),
+      "utf8",
+    );
+    const passwords = {
+      FAR_PASSWORD_BCRYPT: "far-pw",
+      EDGE_PASSWORD_BCRYPT: "edge-pw",
+      HUB_PASSWORD_BCRYPT: "hub-pw",
+    };
+    const secured = await startNatsServer(example.replace(/^listen: .*$/m, ""), passwords);
+    const as = (user: string, pass: string) => connect({ servers: secured.url, user, pass });
+    const [farLink, hubLink, edgeLink] = await Promise.all([
+      as("far", "far-pw"),
+      as("hub", "hub-pw"),
+      as("edge", "edge-pw"),
+    ]);
+    const farNode = serveNodeOverNats({
+      nats: farLink,
+      name: "far",
+      clusters: () => ["alpha"],
+      answer: (read, abort) => answerEngineRead(read, { fleet: nodeFleet, signal: abort }),
+    });
+    try {
+      const overNats = createNatsNodeBackend({ nats: hubLink, name: "far", cluster: "alpha" });
+      await expect(overNats.get("/version", signal())).resolves.toMatchObject({
+        ApiVersion: expect.any(String),
+      });
+      // Node edge may not send reads to far, nor subscribe to far's answers.
+      const refused = await edgeLink
+        .request("docklens.node.far.read", "{}", { timeout: 1000 })
+        .catch((e: Error) => e);
+      expect(refused).toBeInstanceOf(Error);
+      const errors: string[] = [];
+      void (async () => {
+        for await (const status of edgeLink.status())
+          if (status.type === "error") errors.push(String(status.error));
+      })();
+      edgeLink.subscribe("docklens.node.far.out.*");
+      await edgeLink.flush().catch(() => {});
+      await until(() => errors.length > 0, 3000);
+      expect(errors.join()).toMatch(/Permissions Violation for Subscription/i);
+    } finally {
+      await farNode.close();
+      await Promise.all([farLink, hubLink, edgeLink].map((link) => link.close()));
+      await secured.close();
+    }
   });
 });

@@ -18,7 +18,10 @@ export interface NatsServer {
 }
 
 /** Start nats-server; `config`: nats-server.conf text (`listen` is added). Missing, it fails, never skips. */
-export async function startNatsServer(config = ""): Promise<NatsServer> {
+export async function startNatsServer(
+  config = "",
+  env: Record<string, string> = {},
+): Promise<NatsServer> {
   const dir = await mkdtemp(join(tmpdir(), "nats-"));
   const port = await freePort();
   const file = join(dir, "nats-server.conf");
@@ -28,6 +31,7 @@ export async function startNatsServer(config = ""): Promise<NatsServer> {
     const started = spawn("nats-server", ["-c", file], {
       cwd: dir,
       stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, ...env },
     });
     child = started;
     let stderr = "";
