@@ -353,6 +353,14 @@ describe("a hub over NATS, with docklens node far", () => {
     );
   });
 
+  it("answers no read of a cluster --clusters left out", async () => {
+    const read = { cluster: "bravo", path: "/version", query: {}, id: "narrow1", credit: 1 };
+    const answer = await spy.request("docklens.node.far.read", JSON.stringify(read), {
+      timeout: 5000,
+    });
+    expect(answer.headers?.get("Docklens-Error")).toBe("CLUSTER_NOT_FOUND");
+  });
+
   it("lists far.alpha's containers as its engine does, by the route and by the CLI", async () => {
     const ids = await dockerIds(engines.hostA, "ps", "-aq", "--no-trunc");
     const { status, json } = await raw(hub.port, "/list/far.alpha/containers");
