@@ -80,6 +80,10 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   // The clusters of the config's nodes, each node asked once within its time limit.
   if (fleet.config.nodes?.length)
     await (await import("../core/node/http-nodes.ts")).joinHttpNodes(fleet);
+  // Every node found on the config's NATS; the link closes with the command.
+  const natsNodes = fleet.config.nats
+    ? await (await import("../core/node/nats-nodes.ts")).joinNatsNodes(fleet)
+    : undefined;
   if (targetsAll(spec, args)) printWarnings(fleet.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
@@ -133,6 +137,7 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   } finally {
     process.off("SIGINT", stop).off("SIGTERM", stop);
     fleet.close();
+    await natsNodes?.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // The commands of the servers, as table entries: `serve` and `token hash` (the HTTP interface),
 // `mcp` (the MCP server). Each loads its server only when it runs.
 import { COMMON_OPTIONS, defineCommand } from "../operations/parts.ts";
+import type { NodeOptions } from "./node.ts";
 import type { ServeOptions } from "./serve.ts";
 
 export const SERVE_COMMANDS = [
@@ -51,6 +52,45 @@ export const SERVE_COMMANDS = [
       ["curl -s localhost:8080/list/cluster | jq ."],
     ],
     action: async (_, options: ServeOptions) => (await import("./serve.ts")).serve(options),
+  }),
+  defineCommand({
+    name: ["node"],
+    description: "serve this config's clusters to hubs over NATS, opening no port (read-only)",
+    bare: true,
+    options: [
+      {
+        flags: "--nats <url>",
+        description: "NATS server(s) to dial, comma-separated (nats://host:4222)",
+      },
+      {
+        flags: "--name <name>",
+        description: "the node's name: hubs show its clusters as <name>.<cluster>",
+      },
+      { flags: "--nats-creds <file>", description: "NATS credentials file of this node's user" },
+      {
+        flags: "-c, --config <path>",
+        description: "config file (default: $DOCKLENS_CONFIG, else a search from here)",
+      },
+      {
+        flags: "--clusters <glob...>",
+        description: "serve only the clusters these globs match (prod-*)",
+        parse: (value: string, all: string[] = []) => [...all, value],
+      },
+      {
+        flags: "--heartbeat <seconds>",
+        description: "how often hubs hear it is there",
+        default: "5",
+      },
+      {
+        flags: "--show-secrets",
+        description: "let environment values that look like secrets reach hubs",
+      },
+    ],
+    examples: [
+      ["docklens node --nats nats://nats.example:4222 --name far --nats-creds far.creds"],
+      ["docklens node --nats nats://127.0.0.1:4222 --name edge --clusters 'prod-*'"],
+    ],
+    action: async (_, options: NodeOptions) => (await import("./node.ts")).node(options),
   }),
   defineCommand({
     name: ["mcp"],

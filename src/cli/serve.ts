@@ -105,6 +105,11 @@ export async function serve(options: ServeOptions): Promise<void> {
     await (
       await import("../core/node/http-nodes.ts")
     ).joinHttpNodes(fleet, { watch: shutdown.signal });
+  // Every node on the config's NATS, as they come and go, until serve stops.
+  if (fleet.config.nats)
+    await (
+      await import("../core/node/nats-nodes.ts")
+    ).joinNatsNodes(fleet, { watch: shutdown.signal });
   const app = createApp({
     fleet,
     log,

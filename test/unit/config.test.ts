@@ -221,7 +221,7 @@ describe("normalizeConfig", () => {
     [
       "tokens alone, with neither clusters nor contexts nor discover",
       { tokens: [{ name: "ci", sha256: "0".repeat(64), clusters: ["*"] }] },
-      /: clusters: required, unless contexts or discover is true, or nodes are named$/,
+      /: clusters: required, unless contexts or discover is true, or nodes or nats are named$/,
     ],
     [
       "a bad showSecrets",

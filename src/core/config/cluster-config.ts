@@ -2,6 +2,8 @@ import type { AlertsConfig } from "./alerts-schema.ts";
 import type { NodeConfig } from "./nodes-schema.ts";
 import type { ErrorBody } from "../errors.ts";
 import type { Endpoint } from "./endpoint.ts";
+import type { NatsConfig } from "./nats-schema.ts";
+import type { NatsConnection } from "@nats-io/transport-node";
 
 /**
  * Time limit of an engine call when neither the cluster nor `defaults` sets one
@@ -49,6 +51,8 @@ export interface NodeLink {
   via: string;
   /** The node's serve, over HTTP(S). */
   http?: NodeConfig;
+  /** The hub's NATS connection, for a node found there (core/node/nats-nodes.ts). */
+  nats?: NatsConnection;
   /** The cluster's name at the node; unset for the one entry of a node never reached. */
   cluster?: string;
   /** When the hub last heard from the node (ISO 8601). */
@@ -105,6 +109,8 @@ export interface DocklensConfig {
   maxStreams?: number;
   /** Alert receivers and rules (README, "Alerts"); none unset. */
   alerts?: AlertsConfig;
+  /** Where to find nodes over NATS (README, "Nodes over NATS"); none unset. */
+  nats?: NatsConfig;
   /** Other docklens serves whose clusters this one shows (README, "Nodes"); none unset. */
   nodes?: NodeConfig[];
 }

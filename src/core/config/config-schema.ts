@@ -17,6 +17,7 @@ import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
+import { natsSchema, type NatsConfigInput } from "./nats-schema.ts";
 import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
 
 const integer = z.int({
@@ -171,6 +172,7 @@ const configSchema = z
         ),
       ),
       alerts: z.optional(alertsSchema),
+      nats: z.optional(natsSchema),
       nodes: z.optional(nodesSchema),
     },
     { error: "expected an object with a `clusters` array" },
@@ -178,11 +180,17 @@ const configSchema = z
   .check(
     z.superRefine((config, ctx) => {
       // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
-      if (!config.clusters && !config.contexts && !config.discover && !config.nodes?.length)
+      if (
+        !config.clusters &&
+        !config.contexts &&
+        !config.discover &&
+        !config.nodes?.length &&
+        !config.nats
+      )
         ctx.addIssue({
           code: "custom",
           path: ["clusters"],
-          message: "required, unless contexts or discover is true, or nodes are named",
+          message: "required, unless contexts or discover is true, or nodes or nats are named",
         });
       const names = new Set<string>();
       const ids = new Set<number>();
@@ -293,6 +301,8 @@ export interface DocklensConfigInput {
   maxStreams?: number;
   /** Alert receivers and rules (README, "Alerts"). */
   alerts?: AlertsConfigInput;
+  /** Where to find nodes over NATS (README, "Nodes over NATS"). */
+  nats?: NatsConfigInput;
   /** Other docklens serves whose clusters this one shows as `<node>.<cluster>` (README, "Nodes"). */
   nodes?: NodeConfigInput[];
 }
@@ -352,7 +362,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams, alerts, nodes } = parsed.data;
+  const { allowedHosts, maxStreams, alerts, nodes, nats } = parsed.data;
   clusters?.forEach((cluster, index) => {
     const problem = checkKeyFiles(cluster);
     if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
@@ -380,6 +390,7 @@ export function normalizeConfig(
     ...(allowedHosts ? { allowedHosts } : {}),
     ...(maxStreams === undefined ? {} : { maxStreams }),
     ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
+    ...(nats ? { nats } : {}),
     ...(nodes?.length ? { nodes: toNodeConfigs(nodes) } : {}),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all, nodes ?? [])],

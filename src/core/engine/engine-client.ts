@@ -20,6 +20,7 @@ export async function createEngineClient(
   const { node } = cluster;
   if (node?.http)
     return (await import("./http-node-backend.ts")).createHttpNodeBackend(node, node.http, purpose);
+  if (node?.nats) return (await import("./nats-node-backend.ts")).createNatsNodeBackend(node);
   const { default: Docker } = await import("dockerode");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
   // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.
