@@ -48,6 +48,7 @@ describe("what the CLI loads at once (dist/cli.mjs and its static imports)", () 
     expect(code).toContain("docklens"); // read the right files
     expect(code).not.toContain("$ZodType");
     expect(code).not.toContain("expected a duration like 30s"); // the alerts' schema
+    expect(code).not.toContain("@nats-io"); // nodes over NATS load it when a config names them
     expect(code).not.toMatch(/=globalThis\.process\.getBuiltinModule\(`node:crypto`\)/);
   });
 });
