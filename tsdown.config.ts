@@ -4,8 +4,9 @@ import { lighterDependencies } from "./build/lighter-dependencies.ts";
 /**
  * What the CLI's chunk imports at once, as one chunk: the operation table, the core a one-off
  * runs, and the small modules both use. Each chunk more costs a run a resolve, a read and a
- * compile-cache lookup. Left out, each in a chunk loaded when used: the config's and the alerts'
- * zod schemas (every config/*-schema.ts), the alerts, NATS (nodes over it), the SSH agent, the filter keys of the help, the input decoder (zod).
+ * compile-cache lookup. Left out, each in a chunk loaded when used: the config's zod schemas
+ * (every config/*-schema.ts), the alerts, NATS (nodes over it), the SSH agent, the filter keys of
+ * the help, the input decoder (zod).
  */
 const CORE = [
   String.raw`[\\/]src[\\/]core[\\/]` +
