@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { touchedContainer } from "../../src/core/hub/container-mirror.ts";
+import { touchedContainer } from "../../src/core/hub/mirror-upkeep.ts";
 import { sinceAfterEvent, type EngineEvent } from "../../src/core/hub/event-hub.ts";
 import { parseEngineJson } from "../../src/core/json.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { touchedContainer } from "../../src/core/hub/container-mirror.ts";
+import { touchedContainer } from "../../src/core/hub/mirror-upkeep.ts";
 import { humanDuration, nextStatusChange, statusText } from "../../src/core/hub/status-text.ts";
 
 // Events in the shapes Docker 28 and Podman 5 send them on /events (trimmed).
