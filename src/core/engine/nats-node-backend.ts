@@ -221,6 +221,9 @@ function answerStream(
       stream.destroy(nodeError(node, typeof said?.code === "string" ? said.code : "", said));
     } else fail("sent a message docklens does not know");
   };
+  // Failed before anyone reads it (the link broke while the read was asked): the error stays on
+  // the stream for a reader to meet, and is no uncaught exception that ends the process.
+  stream.on("error", () => {});
   const subscription: Subscription = nats.subscribe(subjects.out(id), {
     callback: (_, msg) => void onMessage(msg),
   });
