@@ -187,13 +187,18 @@ describe("GET /list/containers?watch=true", () => {
   });
 
   it("serves 20 watchers from one engine stream, with the engine requests of one watcher", async () => {
-    const churn = async () => {
+    const added = (one: ReturnType<typeof watcher>, id: string) =>
+      one.lines.some((line) => line.type === "added" && line.container.Id === id);
+    const removed = (one: ReturnType<typeof watcher>, id: string) =>
+      one.lines.some((line) => line.type === "removed" && line.id === id);
+    // A container created, seen, then removed: one removed within the same batch of the watch's
+    // changes was never in a state it sent, and is rightly never said.
+    const churn = async (watchers: Array<ReturnType<typeof watcher>>) => {
       const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+      await until(() => watchers.every((one) => added(one, id)), 2000);
       await docker(engines.hostA, "rm", id);
       return id;
     };
-    const removed = (one: ReturnType<typeof watcher>, id: string) =>
-      one.lines.some((line) => line.type === "removed" && line.id === id);
     const costOf = async (count: number) => {
       const watchers = Array.from({ length: count }, () =>
         watcher("/list/containers?watch=true&cluster=linked"),
@@ -204,13 +209,13 @@ describe("GET /list/containers?watch=true", () => {
       // once one has come through to every watcher.
       let warm = false;
       for (let tries = 0; !warm && tries < 10; tries++) {
-        const warmUp = await churn();
+        const warmUp = await churn(watchers);
         warm = await until(() => watchers.every((one) => removed(one, warmUp)), 2000);
       }
       expect(warm).toBe(true);
       const streams = engineRequests(/\/events\b/);
       const requests = proxy.requests.length;
-      const id = await churn();
+      const id = await churn(watchers);
       expect(await until(() => watchers.every((one) => removed(one, id)))).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const cost = {
