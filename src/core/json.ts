@@ -23,6 +23,18 @@ export function parseEngineJson(text: string): unknown {
   });
 }
 
+/**
+ * An engine's (or a node's) answer: its JSON as {@link parseEngineJson} reads it, else the text,
+ * which the core refuses as a body that is no JSON.
+ */
+export function parseJsonOrText(text: string): unknown {
+  try {
+    return parseEngineJson(text);
+  } catch {
+    return text;
+  }
+}
+
 /** JSON text of a body, BigInts written as their digits; `space` as JSON.stringify takes it. */
 export function toJsonText(value: unknown, space?: number): string {
   try {

@@ -4,7 +4,7 @@ import type Dockerode from "dockerode";
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { parseEngineJson } from "../json.ts";
+import { parseJsonOrText } from "../json.ts";
 import type { EngineBackend, EngineGetOptions } from "./engine-backend.ts";
 
 import { MAX_SOCKETS, readKeyFile, type EnginePurpose } from "./engine-pools.ts";
@@ -165,18 +165,9 @@ async function dialDocker(
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
-  if (response.statusCode === 200) return parseBody(text);
+  if (response.statusCode === 200) return parseJsonOrText(text);
   throw Object.assign(new Error(`the engine answered ${response.statusCode}`), {
     statusCode: response.statusCode,
-    json: parseBody(text),
+    json: parseJsonOrText(text),
   });
-}
-
-/** JSON when it is JSON; else the text, for {@link expectBody} to refuse. */
-function parseBody(text: string): unknown {
-  try {
-    return parseEngineJson(text);
-  } catch {
-    return text;
-  }
 }

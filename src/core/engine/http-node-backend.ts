@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import type { NodeLink } from "../config/cluster-config.ts";
 import type { NodeConfig } from "../config/nodes-schema.ts";
 import { DocklensError, type ErrorCode } from "../errors.ts";
-import { parseEngineJson } from "../json.ts";
+import { parseJsonOrText } from "../json.ts";
 import type { EngineBackend, EngineGetOptions } from "./engine-backend.ts";
 import { MAX_SOCKETS, readKeyFile, type EnginePurpose } from "./engine-pools.ts";
 
@@ -102,12 +102,7 @@ export async function nodeRequest(
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
-  let body: unknown = text;
-  try {
-    body = parseEngineJson(text);
-  } catch {
-    // Not JSON: the core refuses it as an engine's body that is no JSON.
-  }
+  const body = parseJsonOrText(text);
   if (response.statusCode === 200) return body;
   const answer = body as {
     engine?: { status?: unknown; body?: unknown };
