@@ -7,7 +7,6 @@ import { defineConfig } from "vitest/config";
  */
 const env = { DOCKLENS_FREEZE_SHARED_READS: "1" };
 
-// ---- Which integration files run at once (citrim) ----
 /**
  * Integration files that change nothing on the suite's engines (no container, image, volume or
  * network made, stopped or removed on A, B or Podman: engines of their own are theirs). They run
@@ -67,7 +66,6 @@ const ALONE = readdirSync(new URL("test/integration", import.meta.url), {
   .filter((path) => path.endsWith(".test.ts") && !READ_ONLY.includes(path));
 /** How many files of the first group run at once. */
 const AT_ONCE = 4;
-// ---- end of citrim's block ----
 
 const integration = {
   env,
