@@ -142,25 +142,34 @@ export async function listAllContainers(
     const { results, errors } = await acrossClusters(shared, (config) =>
       listContainers(String(config.id), shared),
     );
-    // Every cluster's list the same object as last time (served from unchanged mirrors): the
-    // body built then, whose serialisation and compression the server kept too.
+    // Every cluster's list the same object as last time (served from unchanged mirrors) and the
+    // same clusters failing the same way (a node down): the body built then, whose serialisation
+    // and compression the server kept too.
     const lists = results.map((result) => result.value);
-    const last = lists[0] && !errors.length ? builtAcross.get(lists[0]) : undefined;
-    if (last && last.lists.length === lists.length && last.lists.every((x, i) => x === lists[i]))
+    const failed = JSON.stringify(errors);
+    const last = lists[0] ? builtAcross.get(lists[0]) : undefined;
+    if (
+      last?.failed === failed &&
+      last.lists.length === lists.length &&
+      last.lists.every((x, i) => x === lists[i])
+    )
       return last.body;
     const containers = results.flatMap(({ cluster, value }) =>
       value.containers.map((item) => ({ ...item, cluster })),
     );
     const body = { containers, running: containers.filter(isRunning), errors };
-    if (lists[0] && !errors.length) builtAcross.set(lists[0], { lists, body });
+    if (lists[0]) builtAcross.set(lists[0], { lists, failed, body });
     return body;
   });
 }
 
-/** The across-cluster body last built from these lists, keyed by the first cluster's list. */
+/**
+ * The across-cluster body last built from these lists, keyed by the first cluster's list, with
+ * its errors serialised (a few small objects) to compare.
+ */
 const builtAcross = new WeakMap<
   ListContainersResult,
-  { lists: ListContainersResult[]; body: ListAllContainersResult }
+  { lists: ListContainersResult[]; failed: string; body: ListAllContainersResult }
 >();
 
 /** The shared read of a container list: with sizes, another read than without. */
