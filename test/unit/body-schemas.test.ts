@@ -1,4 +1,4 @@
-// The OpenAPI schemas of the response bodies (src/operations/body-schemas.ts) and the body types
+// The OpenAPI schemas of the response bodies (src/operations/bodies/) and the body types
 // the library publishes (src/index.ts) are one contract: json-schema-to-ts derives a type from
 // each schema, and the compiler checks (npm run typecheck) that every body the published type
 // allows is one the schema accepts, and (but for the schemas still Loose) that every body the
@@ -38,15 +38,23 @@ import type {
   ReadMergedLogsResult,
   ListAlertsResult,
 } from "../../src/index.ts";
-import {
-  ALERTS_SCHEMAS,
-  SCHEMAS,
-  SELECTION_SCHEMAS,
-  WATCH_SCHEMAS,
-} from "../../src/operations/body-schemas.ts";
+import { ALERTS_SCHEMAS } from "../../src/operations/bodies/alerts.ts";
+import { CLUSTER_SCHEMAS } from "../../src/operations/bodies/clusters.ts";
+import { COMMON_SCHEMAS } from "../../src/operations/bodies/common.ts";
+import { CONTAINER_STREAM_SCHEMAS } from "../../src/operations/bodies/container-streams.ts";
+import { CONTAINER_SCHEMAS } from "../../src/operations/bodies/containers.ts";
+import { OBJECT_SCHEMAS } from "../../src/operations/bodies/objects.ts";
+import { SELECTION_SCHEMAS } from "../../src/operations/bodies/selection.ts";
+import { SERVER_SCHEMAS } from "../../src/operations/bodies/server.ts";
+import { WATCH_SCHEMAS } from "../../src/operations/bodies/watch.ts";
 import { API_ROUTES } from "../../src/server/routes.ts";
 
-type Schemas = typeof SCHEMAS &
+type Schemas = typeof COMMON_SCHEMAS &
+  typeof SERVER_SCHEMAS &
+  typeof CLUSTER_SCHEMAS &
+  typeof CONTAINER_SCHEMAS &
+  typeof CONTAINER_STREAM_SCHEMAS &
+  typeof OBJECT_SCHEMAS &
   typeof SELECTION_SCHEMAS &
   typeof WATCH_SCHEMAS &
   typeof ALERTS_SCHEMAS;
