@@ -4,6 +4,7 @@ import { PATH_PARAMS } from "../operations/path-params.ts";
 import { ref, type Schema } from "../operations/schema.ts";
 import { CLUSTER_SCHEMAS } from "../operations/bodies/clusters.ts";
 import { COMMON_SCHEMAS } from "../operations/bodies/common.ts";
+import { CONTAINER_DETAIL_SCHEMAS } from "../operations/bodies/container-detail.ts";
 import { CONTAINER_STREAM_SCHEMAS } from "../operations/bodies/container-streams.ts";
 import { CONTAINER_SCHEMAS } from "../operations/bodies/containers.ts";
 import { OBJECT_SCHEMAS } from "../operations/bodies/objects.ts";
@@ -123,6 +124,7 @@ function componentSchemas(routes: ApiRoute[]): Record<string, Schema> {
     ...SERVER_SCHEMAS,
     ...CLUSTER_SCHEMAS,
     ...CONTAINER_SCHEMAS,
+    ...CONTAINER_DETAIL_SCHEMAS,
     ...CONTAINER_STREAM_SCHEMAS,
     ...OBJECT_SCHEMAS,
   };

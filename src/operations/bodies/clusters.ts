@@ -26,7 +26,7 @@ export const CLUSTER_SCHEMAS = {
       },
       error: ref("ErrorBody"),
     },
-    [...keysOf(CLUSTER_FIELDS), "docker"],
+    [...keysOf(CLUSTER_FIELDS), "docker", "source"],
   ),
   ClusterList: obj({ clusters: arrayOf(ref("Cluster")) }),
   ClusterDetail: obj(

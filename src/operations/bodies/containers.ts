@@ -1,26 +1,45 @@
-// The bodies that describe containers: the engine's list item and inspect body as docklens hands
-// them on, and the lists of one cluster and across clusters.
+// The bodies that describe containers in lists: the engine's list item as docklens hands it on
+// (core/containers/container-types.ts), and the lists of one cluster and across clusters.
 import {
   arrayOf,
   bool,
   closed,
   inCluster,
   int,
-  nullable,
+  mapOf,
+  nullableStrings,
   obj,
+  objOptional,
+  orNull,
   ref,
   str,
   stringMap,
   type Schema,
 } from "../schema.ts";
 
-/** A container's list item and its inspect body, and the lists of them. */
+/** A container's list item and the lists of them; its mounts and networks, which its inspect body has too. */
 export const CONTAINER_SCHEMAS = {
+  Mount: objOptional(
+    {
+      Type: str,
+      Name: str,
+      Source: str,
+      Destination: str,
+      Driver: str,
+      Mode: str,
+      RW: bool,
+      Propagation: str,
+    },
+    ["Name", "Driver"],
+  ),
   Endpoint: obj(
     {
-      IPAMConfig: nullable("object"),
-      Links: nullable("array"),
-      Aliases: nullable("array"),
+      IPAMConfig: orNull(
+        obj({ IPv4Address: str, IPv6Address: str, LinkLocalIPs: nullableStrings }, []),
+      ),
+      Links: nullableStrings,
+      Aliases: nullableStrings,
+      DNSNames: nullableStrings,
       NetworkID: str,
       EndpointID: str,
       Gateway: str,
@@ -30,7 +49,7 @@ export const CONTAINER_SCHEMAS = {
       GlobalIPv6Address: str,
       GlobalIPv6PrefixLen: int,
       MacAddress: str,
-      DriverOpts: nullable("object"),
+      DriverOpts: orNull(stringMap),
     },
     [
       "NetworkID",
@@ -44,50 +63,32 @@ export const CONTAINER_SCHEMAS = {
       "MacAddress",
     ],
   ),
-  Container: obj({
-    Id: str,
-    Names: arrayOf({ type: "string", pattern: "^/" }),
-    Image: str,
-    ImageID: str,
-    Command: str,
-    Created: { type: "string", format: "date-time" },
-    Ports: arrayOf(
-      obj({ PrivatePort: int, Type: str, PublicPort: int, IP: str }, ["PrivatePort", "Type"]),
-    ),
-    Labels: stringMap,
-    State: str,
-    Status: str,
-    HostConfig: obj({ NetworkMode: str }),
-    NetworkSettings: obj({ Networks: { type: "object", additionalProperties: ref("Endpoint") } }),
-    Mounts: arrayOf({ type: "object" }),
-  }),
+  Container: objOptional(
+    {
+      Id: str,
+      Names: arrayOf({ type: "string", pattern: "^/" }),
+      Image: str,
+      ImageID: str,
+      Command: str,
+      Created: { type: "string", format: "date-time" },
+      Ports: arrayOf(
+        obj({ PrivatePort: int, Type: str, PublicPort: int, IP: str }, ["PrivatePort", "Type"]),
+      ),
+      Labels: stringMap,
+      State: str,
+      Status: str,
+      HostConfig: obj({ NetworkMode: str }),
+      NetworkSettings: obj({ Networks: mapOf(ref("Endpoint")) }),
+      Mounts: arrayOf(ref("Mount")),
+      SizeRw: { type: "integer", description: "With the size query parameter only" },
+      SizeRootFs: { type: "integer", description: "With the size query parameter only" },
+    },
+    ["SizeRw", "SizeRootFs"],
+  ),
   ContainerList: obj({ containers: arrayOf(ref("Container")), running: arrayOf(ref("Container")) }),
   AllContainerList: closed({
     containers: arrayOf(inCluster("Container")),
     running: arrayOf(inCluster("Container")),
     errors: arrayOf(ref("ClusterError")),
-  }),
-  ContainerDetail: obj({
-    Id: str,
-    Created: { type: "string", format: "date-time" },
-    Path: str,
-    Args: arrayOf(str),
-    State: obj({
-      Status: str,
-      Running: bool,
-      Paused: bool,
-      Restarting: bool,
-      OOMKilled: bool,
-      Dead: bool,
-      ExitCode: int,
-      Error: str,
-      StartedAt: str,
-      FinishedAt: str,
-    }),
-    Image: str,
-    Name: str,
-    Mounts: arrayOf({ type: "object" }),
-    Config: { type: "object", description: "Env values whose names look secret read <redacted>" },
-    NetworkSettings: { type: "object" },
   }),
 } as const satisfies Record<string, Schema>;
