@@ -1,6 +1,17 @@
 // The bodies that describe clusters: each one's engine info, its detail, and the engines'
 // events across clusters.
-import { arrayOf, bool, closed, int, obj, ref, str, type Keys, type Schema } from "../schema.ts";
+import {
+  arrayOf,
+  bool,
+  closed,
+  int,
+  nullableStrings,
+  obj,
+  ref,
+  str,
+  type Keys,
+  type Schema,
+} from "../schema.ts";
 
 const SOURCE = {
   type: "string",
@@ -15,15 +26,46 @@ const keysOf = <P extends object>(properties: P) => Object.keys(properties) as K
 
 /** A cluster listed, a cluster's detail, and the lines of `/events`. */
 export const CLUSTER_SCHEMAS = {
+  DockerInfo: {
+    ...obj(
+      {
+        ID: str,
+        Name: str,
+        ServerVersion: str,
+        OperatingSystem: str,
+        OSVersion: str,
+        OSType: str,
+        Architecture: str,
+        KernelVersion: str,
+        NCPU: int,
+        MemTotal: int,
+        Containers: int,
+        ContainersRunning: int,
+        ContainersPaused: int,
+        ContainersStopped: int,
+        Images: int,
+        Volumes: int,
+        Driver: str,
+        DockerRootDir: str,
+        LoggingDriver: str,
+        CgroupDriver: str,
+        CgroupVersion: str,
+        DefaultRuntime: str,
+        SystemTime: str,
+        Labels: nullableStrings,
+        SecurityOptions: nullableStrings,
+        Warnings: nullableStrings,
+      },
+      [],
+    ),
+    description:
+      "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed",
+  },
   Cluster: obj(
     {
       ...CLUSTER_FIELDS,
       source: SOURCE,
-      docker: {
-        type: "object",
-        description:
-          "The engine's GET /info body plus Volumes (its number of volumes), or {} beside error when the engine failed",
-      },
+      docker: ref("DockerInfo"),
       error: ref("ErrorBody"),
     },
     [...keysOf(CLUSTER_FIELDS), "docker", "source"],
@@ -41,7 +83,7 @@ export const CLUSTER_SCHEMAS = {
         },
         [...keysOf(CLUSTER_FIELDS), "protocol", "tls", "source"],
       ),
-      docker: { type: "object" },
+      docker: ref("DockerInfo"),
       engine: obj({ name: str, version: str }),
       error: ref("ErrorBody"),
     },

@@ -155,6 +155,8 @@ export const OBJECT_SCHEMAS = {
       Name: str,
       Options: orNull(stringMap),
       Scope: str,
+      Status: orNull({ type: "object" }),
+      UsageData: orNull(obj({ Size: int, RefCount: int })),
     },
     ["Driver", "Labels", "Mountpoint", "Name", "Options", "Scope"],
   ),
