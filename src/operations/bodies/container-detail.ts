@@ -39,28 +39,34 @@ const state = objOptional(
   ["Health"],
 );
 
+/** What a container's config and its image's both say of how it starts. */
+export const START_CONFIG = {
+  User: str,
+  ExposedPorts: orNull(mapOf({ type: "object" })),
+  Env: nullableStrings,
+  Cmd: nullableStrings,
+  Healthcheck: ref("HealthConfig"),
+  Volumes: orNull(mapOf({ type: "object" })),
+  WorkingDir: str,
+  Entrypoint: nullableStrings,
+  OnBuild: nullableStrings,
+  Labels: orNull(stringMap),
+  StopSignal: str,
+} as const;
+
 const config = objOptional(
   {
+    ...START_CONFIG,
     Hostname: str,
     Domainname: str,
-    User: str,
     AttachStdin: bool,
     AttachStdout: bool,
     AttachStderr: bool,
-    ExposedPorts: orNull(mapOf({ type: "object" })),
     Tty: bool,
     OpenStdin: bool,
     StdinOnce: bool,
     Env: { ...nullableStrings, description: "Values whose names look secret read <redacted>" },
-    Cmd: nullableStrings,
-    Healthcheck: ref("HealthConfig"),
     Image: str,
-    Volumes: orNull(mapOf({ type: "object" })),
-    WorkingDir: str,
-    Entrypoint: nullableStrings,
-    OnBuild: nullableStrings,
-    Labels: orNull(stringMap),
-    StopSignal: str,
     StopTimeout: int,
   },
   ["ExposedPorts", "Healthcheck", "OnBuild", "StopSignal", "StopTimeout"],

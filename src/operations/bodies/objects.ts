@@ -16,25 +16,10 @@ import {
   stringMap,
   type Schema,
 } from "../schema.ts";
+import { START_CONFIG } from "./container-detail.ts";
 
 /** What a container of an image starts with: each property may be absent. */
-const imageConfig = obj(
-  {
-    User: str,
-    ExposedPorts: orNull(mapOf({ type: "object" })),
-    Env: nullableStrings,
-    Cmd: nullableStrings,
-    Healthcheck: ref("HealthConfig"),
-    Volumes: orNull(mapOf({ type: "object" })),
-    WorkingDir: str,
-    Entrypoint: nullableStrings,
-    OnBuild: nullableStrings,
-    Labels: orNull(stringMap),
-    StopSignal: str,
-    Shell: nullableStrings,
-  },
-  [],
-);
+const imageConfig = obj({ ...START_CONFIG, Shell: nullableStrings }, []);
 
 /** Images, networks and volumes: items, details, lists. */
 export const OBJECT_SCHEMAS = {
