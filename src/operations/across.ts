@@ -17,7 +17,7 @@ import {
   wantsSize,
 } from "./parts.ts";
 import { defineRoute, Streamed } from "./route.ts";
-import { WATCH_SCHEMAS } from "./body-schemas.ts";
+import { WATCH_SCHEMAS } from "./bodies/watch.ts";
 import { containerWatch, WATCH_QUERY } from "./watch.ts";
 
 const PS_INPUT = { cluster: CLUSTERS_QUERY, ...CONTAINER_LIST_INPUT };

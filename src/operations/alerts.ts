@@ -3,7 +3,7 @@
 import type { Operation } from "./operation.ts";
 import { defineCommand } from "./parts.ts";
 import { defineRoute } from "./route.ts";
-import { ALERTS_SCHEMAS } from "./body-schemas.ts";
+import { ALERTS_SCHEMAS } from "./bodies/alerts.ts";
 
 const alertsCore = () => import("../core/alerts/alerts.ts");
 const checkAlerts = () => import("../core/alerts/check-alerts.ts");

@@ -30,8 +30,8 @@ export interface RouteSpec<Q extends InputDecl = InputDecl> {
   /** Name of the response schema in the OpenAPI document. */
   schema: string;
   /**
-   * Schemas declared in body-schemas.ts (where every body's schema is) that only
-   * this route's document names, for the document's components.
+   * Schemas declared in bodies/ (where every body's schema is) that only this route's
+   * document names, for the document's components.
    */
   schemas?: Record<string, Schema>;
   /** Errors beside 401 (with a token) and 405, which every route may answer. */

@@ -33,6 +33,17 @@ export function closed<
   return { ...obj<P, R>(properties, required), additionalProperties: false as const };
 }
 
+/** An object of `properties`, all required but the `optional` ones; other properties allowed. */
+export function objOptional<
+  const P extends Record<string, Schema>,
+  const O extends keyof P & string,
+>(properties: P, optional: readonly O[]) {
+  const required = Object.keys(properties).filter(
+    (key) => !(optional as readonly string[]).includes(key),
+  ) as Array<Exclude<keyof P & string, O>>;
+  return obj(properties, required);
+}
+
 export const ref = <const N extends string>(name: N) => ({
   $ref: `#/components/schemas/${name}` as const,
 });
@@ -41,7 +52,18 @@ export const arrayOf = <const I extends Schema>(items: I) => ({ type: "array" as
 
 export const stringMap = { type: "object", additionalProperties: { type: "string" } } as const;
 
+/** An object of any keys, each value a `values`. */
+export const mapOf = <const V extends Schema>(values: V) => ({
+  type: "object" as const,
+  additionalProperties: values,
+});
+
 export const nullable = <const T extends string>(type: T) => ({ type: [type, "null"] as const });
+
+/** A `schema`, or null. */
+export const orNull = <const S extends Schema>(schema: S) => ({
+  oneOf: [schema, { type: "null" as const }] as const,
+});
 
 /** Numbers from 0 up, one per name. */
 export function counts<const K extends string>(
@@ -57,3 +79,6 @@ export function counts<const K extends string>(
 export const inCluster = <const N extends string>(schema: N) => ({
   allOf: [ref(schema), obj({ cluster: ref("ClusterRef") })] as const,
 });
+
+/** A list of strings, or null: how an engine sends a list it may have none of. */
+export const nullableStrings = orNull(arrayOf(str));

@@ -16,7 +16,7 @@ import {
 } from "./parts.ts";
 import type { InputOf } from "./input.ts";
 import { defineRoute, Streamed, type RouteContext } from "./route.ts";
-import { SELECTION_SCHEMAS } from "./body-schemas.ts";
+import { SELECTION_SCHEMAS } from "./bodies/selection.ts";
 
 const diskUsageCore = () => import("../core/clusters/disk-usage.ts");
 /** The kinds `/system/df` reports; disk-usage.ts's DISK_USAGE_TYPES (this file loads no core). */

@@ -2,7 +2,13 @@ import { statusOf, type ErrorCode } from "../core/errors.ts";
 import type { ApiRoute } from "./api-route.ts";
 import { PATH_PARAMS } from "../operations/path-params.ts";
 import { ref, type Schema } from "../operations/schema.ts";
-import { SCHEMAS } from "../operations/body-schemas.ts";
+import { CLUSTER_SCHEMAS } from "../operations/bodies/clusters.ts";
+import { COMMON_SCHEMAS } from "../operations/bodies/common.ts";
+import { CONTAINER_DETAIL_SCHEMAS } from "../operations/bodies/container-detail.ts";
+import { CONTAINER_STREAM_SCHEMAS } from "../operations/bodies/container-streams.ts";
+import { CONTAINER_SCHEMAS } from "../operations/bodies/containers.ts";
+import { OBJECT_SCHEMAS } from "../operations/bodies/objects.ts";
+import { SERVER_SCHEMAS } from "../operations/bodies/server.ts";
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiOptions {
@@ -113,7 +119,15 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
 
 /** The schemas of the bodies: the shared ones, and those the routes declare for their own. */
 function componentSchemas(routes: ApiRoute[]): Record<string, Schema> {
-  const schemas: Record<string, Schema> = { ...SCHEMAS };
+  const schemas: Record<string, Schema> = {
+    ...COMMON_SCHEMAS,
+    ...SERVER_SCHEMAS,
+    ...CLUSTER_SCHEMAS,
+    ...CONTAINER_SCHEMAS,
+    ...CONTAINER_DETAIL_SCHEMAS,
+    ...CONTAINER_STREAM_SCHEMAS,
+    ...OBJECT_SCHEMAS,
+  };
   for (const [name, schema] of routes.flatMap((route) => Object.entries(route.schemas ?? {}))) {
     if (name in schemas) throw new Error(`two response schemas are named ${name}`);
     schemas[name] = schema;

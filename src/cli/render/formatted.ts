@@ -1,14 +1,14 @@
 // docker's --format for lists (cli/command/formatter/formatter.go): a Go template a row, `json`
 // (a JSON object a row), `table` (the default table) and `table TEMPLATE` (a header row from
 // docker's header names, then the rows, aligned by docker's tabwriter).
+import { parseTemplate } from "./template-parse.ts";
 import {
   executeTemplate,
-  parseTemplate,
   printed,
   type TemplateData,
   type TemplateFunctions,
   type TemplateValue,
-} from "./template.ts";
+} from "./template-run.ts";
 
 /** What docker's formatter knows of one kind of row: its fields' headers and its Go type name. */
 export interface RowKind {

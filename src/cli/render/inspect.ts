@@ -2,7 +2,8 @@
 import { toJsonText } from "../../core/json.ts";
 import { escapeControls } from "./escape.ts";
 import { FUNCTIONS } from "./formatted.ts";
-import { executeTemplate, parseTemplate, type TemplateData } from "./template.ts";
+import { parseTemplate } from "./template-parse.ts";
+import { executeTemplate, type TemplateData } from "./template-run.ts";
 
 /**
  * The bodies as docker inspect prints them: a JSON array indented by four spaces, `<`, `>` and `&`

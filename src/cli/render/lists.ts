@@ -6,7 +6,7 @@ import type { ImageItem } from "../../core/objects/images.ts";
 import { familiarReference } from "../../core/objects/references.ts";
 import { formatLabels, goTime, humanSize, renderTable, shortId, timeAgo } from "./format.ts";
 import { formatRows, type RowKind } from "./formatted.ts";
-import type { TemplateData } from "./template.ts";
+import type { TemplateData } from "./template-run.ts";
 
 /** `docklens networks`: `docker network ls` plus subnet and creation time. */
 export function networksTable(
