@@ -1,7 +1,10 @@
 // Shared by the benchmarks: a throwaway engine with N containers, docklens serve, timing helpers.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -121,4 +124,127 @@ export function runningEngine(dir, count, script, label = "many=1") {
       script,
     ]);
   return host;
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Milliseconds to the last byte of `url`, which must answer 200: asked as a browser asks (gzip),
+ * the body counted, never decoded (fetch would decode it: that is the client's time).
+ */
+export async function timeToLastByte(url, headers = {}) {
+  const start = performance.now();
+  const response = await new Promise((resolve, reject) =>
+    httpGet(url, { headers: { "accept-encoding": "gzip", ...headers } }, resolve).on(
+      "error",
+      reject,
+    ),
+  );
+  const chunks = [];
+  for await (const chunk of response) chunks.push(chunk);
+  if (response.statusCode !== 200)
+    throw new Error(`${url}: ${response.statusCode} ${Buffer.concat(chunks)}`);
+  return performance.now() - start;
+}
+
+/** Read `/list/containers` until it holds `total` containers: the ms that took. */
+export async function waitForContainers(url, total, limitMs = 300_000) {
+  const start = performance.now();
+  for (;;) {
+    // A kept-alive connection serve closed meanwhile fails once: ask again.
+    const body = await fetch(`${url}/list/containers`)
+      .then((response) => response.json())
+      .catch(() => ({ containers: [] }));
+    if (body.containers.length >= total) return performance.now() - start;
+    if (performance.now() - start > limitMs) throw new Error("serve's mirrors never completed");
+    await sleep(250);
+  }
+}
+
+/**
+ * When the dashboard's containers view held `total` rows with its first ones drawn, by the
+ * page's clock (performance.now(), which starts at navigation): "usable".
+ */
+export async function usableAt(page, total) {
+  const usable = await page.waitForFunction(
+    (want) => {
+      /* global document -- run in the page */
+      const count = document.querySelector("p.count");
+      const drawn = document.querySelector("tbody tr[data-key]");
+      return count?.getAttribute("data-total") === String(want) && drawn
+        ? performance.now()
+        : false;
+    },
+    total,
+    { polling: "raf", timeout: 60_000 },
+  );
+  return usable.jsonValue();
+}
+
+/** Headless Chromium (Debian's) with the tests' flags (test/integration/browser/browser.ts). */
+export async function launchChromium(executablePath = "/usr/bin/chromium") {
+  const { chromium } = await import("playwright-core");
+  const { default: args } = await import("../test/integration/browser/chromium-args.json", {
+    with: { type: "json" },
+  });
+  return chromium.launch({ executablePath, args });
+}
+
+/** A free loopback TCP port (free when asked). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Debian's nats-server on a loopback port with its monitoring port (`varz()`: its counters);
+ * `stop()` as an outage would (SIGTERM), `start()` again on the same ports, `close()` for good.
+ */
+export async function startNatsServer(extra = "") {
+  const dir = mkdtempSync(join(tmpdir(), "docklens-nats-"));
+  const [port, monitor] = [await freePort(), await freePort()];
+  const file = join(dir, "nats-server.conf");
+  writeFileSync(file, `listen: "127.0.0.1:${port}"\nhttp: "127.0.0.1:${monitor}"\n${extra}\n`);
+  let child;
+  const start = async () => {
+    child = spawn("/usr/sbin/nats-server", ["-c", file], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let said = "";
+    const ready = new Promise((resolve, reject) => {
+      child.stderr.on("data", (chunk) => {
+        said += chunk;
+        if (said.includes("Server is ready")) resolve();
+      });
+      child.once("exit", () => reject(new Error(`nats-server did not start: ${said.slice(-500)}`)));
+    });
+    await ready;
+  };
+  const stop = async () => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    start,
+    stop,
+    varz: async () => (await fetch(`http://127.0.0.1:${monitor}/varz`)).json(),
+    close: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds (user and system) process `pid` has used so far. */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

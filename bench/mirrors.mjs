@@ -8,15 +8,12 @@
 //   sent at once by the bench itself (median of --runs each; goal <= 1.1x);
 // - serve's RSS before the mirrors and once they hold every engine's containers.
 // Run by hand, as root:   node bench/mirrors.mjs [--engines 41] [--containers 300] [--delay 60]
-import { once } from "node:events";
-import { get } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
-import { median, startServe } from "./lib.mjs";
-import { recordBodies } from "./simulated-engines.mjs";
+import { median, sleep, startServe, timeToLastByte as time } from "./lib.mjs";
+import { recordBodies, startSimulatedEngines } from "./simulated-engines.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -31,13 +28,13 @@ const [engines, perEngine, delay, runs] = ["engines", "containers", "delay", "ru
   Number(values[key]),
 );
 const load = () => loadavg()[0].toFixed(1);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const bodies = await recordBodies(values.dir, perEngine, false);
-const worker = new Worker(new URL("./simulated-engines.mjs", import.meta.url), {
-  workerData: { bodies, delays: Array.from({ length: engines }, (_, i) => (i === 0 ? 0 : delay)) },
+const simulated = await startSimulatedEngines({
+  bodies,
+  delays: Array.from({ length: engines }, (_, i) => (i === 0 ? 0 : delay)),
 });
-const { ports } = (await once(worker, "message"))[0];
+const { ports } = simulated;
 const dir = mkdtempSync(join(tmpdir(), "docklens-mirrors-"));
 const config = join(dir, "docklens.config.json");
 writeFileSync(
@@ -50,21 +47,6 @@ const serve = await startServe({ DOCKLENS_CONFIG: config });
 try {
   await sleep(500);
   const idle = serve.rssKiB();
-  /**
-   * Milliseconds to the last byte of `url`, which must answer 200: asked as a browser asks
-   * (gzip), the body counted, never decoded (fetch would decode it: that is the client's time).
-   */
-  const time = async (url) => {
-    const start = performance.now();
-    const response = await new Promise((resolve, reject) =>
-      get(url, { headers: { "accept-encoding": "gzip" } }, resolve).on("error", reject),
-    );
-    const chunks = [];
-    for await (const chunk of response) chunks.push(chunk);
-    if (response.statusCode !== 200)
-      throw new Error(`${url}: ${response.statusCode} ${Buffer.concat(chunks)}`);
-    return performance.now() - start;
-  };
   const first = await time(`${serve.url}/list/containers`);
   const body = await (await fetch(`${serve.url}/list/containers`)).json();
   if (body.errors.length) throw new Error(`clusters failed: ${JSON.stringify(body.errors[0])}`);
@@ -108,8 +90,6 @@ try {
   );
 } finally {
   await serve.stop();
-  worker.postMessage("close");
-  await Promise.race([once(worker, "exit"), sleep(2000)]);
-  await worker.terminate();
+  await simulated.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -2,9 +2,10 @@
 // engine, and a worker thread holding one loopback HTTP server per engine that answers them
 // after its delay, counting the calls it gets.
 import { execFileSync, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { createServer, get } from "node:http";
 import { join } from "node:path";
-import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { benchEngine, ROOT } from "./lib.mjs";
 
 /**
@@ -164,16 +165,23 @@ async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
     return server;
   });
   let sent = 0;
-  const start = performance.now();
-  const sender = setInterval(() => {
-    const due = Math.floor(((performance.now() - start) / 1000) * eventsPerSecond);
-    for (; sent < due; sent++) {
-      const engine = engines[Math.floor(Math.random() * engines.length)];
-      const line = engine.containers.event();
-      for (const stream of engine.streams) stream.write(line);
-    }
-  }, 20);
-  if (!eventsPerSecond) clearInterval(sender);
+  let rate;
+  let sender;
+  // Events from now on at `perSecond` (0: none); told again, at the new rate.
+  const sendEvents = (perSecond) => {
+    clearInterval(sender);
+    rate = { perSecond, start: performance.now(), sent };
+    if (!perSecond) return;
+    sender = setInterval(() => {
+      const due = rate.sent + Math.floor(((performance.now() - rate.start) / 1000) * perSecond);
+      for (; sent < due; sent++) {
+        const engine = engines[Math.floor(Math.random() * engines.length)];
+        const line = engine.containers.event();
+        for (const stream of engine.streams) stream.write(line);
+      }
+    }, 20);
+  };
+  sendEvents(eventsPerSecond);
   for (let i = 0; i < hung; i++) servers.push(createServer(() => {}));
   await Promise.all(
     servers.map((server) => new Promise((ok) => server.listen(0, "127.0.0.1", ok))),
@@ -182,6 +190,8 @@ async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
     if (message === "calls") {
       parentPort.postMessage({ calls: Object.fromEntries(calls), events: sent });
       calls.clear();
+    } else if (typeof message?.eventsPerSecond === "number") {
+      sendEvents(message.eventsPerSecond);
     } else if (message === "close") {
       clearInterval(sender);
       for (const server of servers) {
@@ -229,6 +239,26 @@ export async function recordBodies(dir, perEngine, stop) {
   }
 }
 
+/**
+ * `bodies` with the first `share` (0 to 1) of the listed containers running for two hours (the
+ * bench engine's are created, never started: a mirror inspects none of those).
+ */
+export function withRunning(bodies, share) {
+  const items = JSON.parse(bodies["/containers/json"].body);
+  const running = Math.round(items.length * share);
+  items.slice(0, running).forEach((item) =>
+    Object.assign(item, {
+      State: "running",
+      Status: "Up 2 hours",
+      startedAt: new Date(Date.now() - 7200_000).toISOString(),
+    }),
+  );
+  return {
+    ...bodies,
+    "/containers/json": { ...bodies["/containers/json"], body: JSON.stringify(items) },
+  };
+}
+
 /** GET `path` of the engine at unix socket `socketPath`: its status, content type and body text. */
 function read(socketPath, path) {
   return new Promise((resolve, reject) => {
@@ -242,6 +272,29 @@ function read(socketPath, path) {
       });
     }).on("error", reject);
   });
+}
+
+/**
+ * The simulated engines in a worker thread (`options` as {@link simulate} takes them): their
+ * ports; `calls()`, the engine calls by path since the last time asked (and the events sent);
+ * `sendEvents(perSecond)`, events from now on at that rate; `close()`.
+ */
+export async function startSimulatedEngines(options) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: options });
+  const { ports } = (await once(worker, "message"))[0];
+  return {
+    ports,
+    calls: async () => {
+      worker.postMessage("calls");
+      return (await once(worker, "message"))[0];
+    },
+    sendEvents: (eventsPerSecond) => worker.postMessage({ eventsPerSecond }),
+    close: async () => {
+      worker.postMessage("close");
+      await Promise.race([once(worker, "exit"), new Promise((ok) => setTimeout(ok, 2000))]);
+      await worker.terminate();
+    },
+  };
 }
 
 if (!isMainThread) await simulate(workerData);

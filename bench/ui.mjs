@@ -16,18 +16,20 @@
 //   node bench/ui.mjs [--engines 41] [--containers 301] [--hung 1] [--delay 20] [--runs 3]
 // Needs `npm run build` first (dist/ and dist/web) and /usr/bin/chromium.
 /* global document, requestAnimationFrame -- the functions given to page.evaluate run in the page */
-import { once } from "node:events";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
-import { chromium } from "playwright-core";
-import { median, startServe } from "./lib.mjs";
-import { recordBodies } from "./simulated-engines.mjs";
-// The tests' Chromium flags (test/integration/browser/browser.ts says why each).
-import ARGS from "../test/integration/browser/chromium-args.json" with { type: "json" };
+import {
+  launchChromium,
+  median,
+  sleep,
+  startServe,
+  usableAt,
+  waitForContainers as warmUp,
+} from "./lib.mjs";
+import { recordBodies, startSimulatedEngines } from "./simulated-engines.mjs";
 
 const SEARCH = "bench-12";
 
@@ -56,11 +58,7 @@ async function main() {
   const cleanup = async () => {
     await state.browser?.close().catch(() => {});
     if (state.serve) await Promise.race([state.serve.stop(), sleep(3000)]);
-    if (state.worker) {
-      state.worker.postMessage("close");
-      await Promise.race([once(state.worker, "exit"), sleep(2000)]);
-      await state.worker.terminate();
-    }
+    await state.engines?.close();
     if (state.configDir) rmSync(state.configDir, { recursive: true, force: true });
   };
   for (const signal of ["SIGINT", "SIGTERM"])
@@ -68,14 +66,12 @@ async function main() {
 
   try {
     const bodies = await recordBodies(values.dir, perEngine, false);
-    state.worker = new Worker(new URL("./simulated-engines.mjs", import.meta.url), {
-      workerData: {
-        bodies,
-        delays: Array.from({ length: engines }, () => delay),
-        hung: Number(values.hung),
-      },
+    state.engines = await startSimulatedEngines({
+      bodies,
+      delays: Array.from({ length: engines }, () => delay),
+      hung: Number(values.hung),
     });
-    const { ports } = (await once(state.worker, "message"))[0];
+    const { ports } = state.engines;
     state.configDir = mkdtempSync(join(tmpdir(), "docklens-ui-"));
     const config = join(state.configDir, "docklens.json");
     const clusters = ports.map((port, i) => ({
@@ -85,7 +81,7 @@ async function main() {
     }));
     writeFileSync(config, JSON.stringify({ clusters }));
     state.serve = await startServe({ DOCKLENS_CONFIG: config });
-    state.browser = await chromium.launch({ executablePath: values.chromium, args: ARGS });
+    state.browser = await launchChromium(values.chromium);
     // serve just started: every mirror lists its engine (and inspects each container) first.
     const warm = await warmUp(state.serve.url, total);
     // The floor the page cannot beat: serve's own answer, to the last byte, to a bare client.
@@ -283,41 +279,8 @@ async function watchWire(url) {
   });
 }
 
-/** Read `/list/containers` until it holds `total` containers: the ms that took. */
-async function warmUp(url, total) {
-  const start = performance.now();
-  for (;;) {
-    // A kept-alive connection serve closed meanwhile fails once: ask again.
-    const body = await fetch(`${url}/list/containers`)
-      .then((response) => response.json())
-      .catch(() => ({ containers: [] }));
-    if (body.containers.length >= total) return performance.now() - start;
-    if (performance.now() - start > 300_000) throw new Error("serve's mirrors never completed");
-    await sleep(1000);
-  }
-}
-
-/** When the containers view held `total` rows with its first ones drawn, by the page's clock. */
-async function usableAt(page, total) {
-  const usable = await page.waitForFunction(
-    (want) => {
-      const count = document.querySelector("p.count");
-      const drawn = document.querySelector("tbody tr[data-key]");
-      return count?.getAttribute("data-total") === String(want) && drawn
-        ? performance.now()
-        : false;
-    },
-    total,
-    { polling: "raf", timeout: 60_000 },
-  );
-  return usable.jsonValue();
-}
-
 const p90 = (list) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) * 0.9)];
 const mb = (bytes) => (bytes / 1e6).toFixed(2);
 const kb = (bytes) => (bytes / 1e3).toFixed(1);
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 await main();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_TUNING, toClusterConfig } from "../../src/core/config/cluster-config.ts";
 import { parseEndpoint } from "../../src/core/config/endpoint.ts";
 import { createFleet } from "../../src/core/engine/fleet.ts";
@@ -123,14 +123,26 @@ describe("answerEngineRead refuses before any engine call", () => {
     expect(fleet.slot(cluster).calls).toBe(before);
   });
 
-  it("lets a read that passes reach the engine (here none)", async () => {
-    await expect(
-      answerEngineRead(
-        read("/containers/json", { all: "true", filters: '{"status":["running"]}' }),
-        {
-          fleet,
-        },
-      ),
-    ).rejects.toMatchObject({ code: "ENGINE_UNREACHABLE" });
+  const id = "a".repeat(64);
+  const byId = JSON.stringify({ id: [id] });
+  // A live fleet keeps mirrors: the engine away, its mirror is down and each read goes on as is.
+  const live = createFleet(
+    { clusters: [cluster], showSecrets: false, source: null, warnings: [] },
+    { live: true, graceMs: 0 },
+  );
+  afterAll(() => live.close());
+  it.each<[string, NodeRead, typeof fleet]>([
+    ["a filtered list", read("/containers/json", { filters: '{"status":["running"]}' }), fleet],
+    ["a list by full id, live", read("/containers/json", { all: "1", filters: byId }), live],
+    ["the whole list, live", read("/containers/json", { all: "1" }), live],
+    ["the version", read("/version"), fleet],
+    ["the version, live", read("/version"), live],
+    ["an inspect by id", read(`/containers/${id}/json`), fleet],
+    ["an inspect by id, live", read(`/containers/${id}/json`), live],
+    ["an inspect by name, live", read("/containers/web/json"), live],
+  ])("lets %s reach the engine (here none)", async (_, request, used) => {
+    await expect(answerEngineRead(request, { fleet: used })).rejects.toMatchObject({
+      code: "ENGINE_UNREACHABLE",
+    });
   });
 });
