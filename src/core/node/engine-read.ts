@@ -168,8 +168,8 @@ export async function answerEngineRead(
     if (read.stream !== undefined && read.stream !== streams)
       notAllowed(`${template} ${streams ? "read whole" : "as a stream"}`);
     if (streams) {
-      if (template === "/events" && !Object.keys(query).length)
-        return { kind: "stream", chunks: await nodeEvents(cluster, options) };
+      const events = template === "/events" ? await nodeEvents(cluster, options, query) : undefined;
+      if (events) return { kind: "stream", chunks: events };
       const chunks = await openEngineStream(
         cluster,
         (engine, signal) =>
