@@ -12,9 +12,9 @@ import { openEngineStream } from "../engine/engine-stream.ts";
 import { parseFilters, type FilterKind } from "../engine/filters.ts";
 import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
 import { DocklensError, invalidInput, isDocklensError } from "../errors.ts";
-import { readMirror } from "../hub/container-mirror.ts";
 import { checkImageReference, checkName } from "../names.ts";
 import { nodeEvents } from "./node-events.ts";
+import { mirroredList } from "./node-lists.ts";
 
 /**
  * An engine read a hub sends a node: `GET path?query` of the engine API (`path` as the core
@@ -142,9 +142,9 @@ export const READS: ReadonlyMap<string, AllowedRead> = new Map<string, AllowedRe
  * `options.fleet` (narrowed to the caller's token), the path and every query value checked
  * against {@link READS} (else `READ_NOT_ALLOWED`, `INVALID_NAME` or `INVALID_QUERY`, and no
  * engine call), inspect bodies and processes without secrets unless shown. Reads go through the
- * node's shared reads and stream caps; `/events` is served from the node's event hub and
- * `/containers/json?all=true` from its live mirror (when it keeps one), so many hubs cost the
- * engine what one does. An engine's refusal comes back as its status and body.
+ * node's shared reads and stream caps; `/events` is served from the node's event hub (and its
+ * backlog) and the container lists mirrors read from its live mirror (when it keeps one), so
+ * many hubs cost the engine what one does. An engine's refusal comes back as its status and body.
  */
 export async function answerEngineRead(
   read: NodeRead,
@@ -179,14 +179,7 @@ export async function answerEngineRead(
       return { kind: "stream", chunks };
     }
     const mirrored =
-      template === "/containers/json" && isAllOnly(query)
-        ? await readMirror(
-            cluster,
-            options,
-            (entries) => entries.map(({ item, status }) => ({ ...item, Status: status })),
-            "engine-list",
-          )
-        : undefined;
+      template === "/containers/json" ? await mirroredList(cluster, options, query) : undefined;
     const body =
       mirrored ??
       (await callEngine(cluster, (engine, signal) => engine.get(path, signal, { query }), {
@@ -274,12 +267,6 @@ function withoutSecrets(template: string, body: unknown): unknown {
       ),
     };
   return body;
-}
-
-/** Only `all` (true), as the mirror lists: then the node's mirror answers. */
-function isAllOnly(query: Record<string, string | string[]>): boolean {
-  const keys = Object.keys(query);
-  return keys.length === 1 && (query.all === "true" || query.all === "1");
 }
 
 function sorted(query: Record<string, string | string[]>): Array<[string, string]> {
