@@ -19,7 +19,7 @@ import { toJsonText } from "../json.ts";
 /** Events a slow hub may fall behind by before its stream ends (it then re-lists, as after a gap). */
 const MAX_BEHIND = 10_000;
 /** The recent events a node keeps per cluster for hubs that come back `since` one of them. */
-const BACKLOG = { items: 1000, bytes: 4 * 1024 * 1024 };
+const BACKLOG = { items: 1000, bytes: 1024 * 1024 };
 
 /** What a cluster's subscription heard lately, for hubs that come back. */
 interface Recorder {
