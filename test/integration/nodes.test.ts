@@ -334,6 +334,17 @@ describe("a node that goes away", () => {
     expect(body.clusters.map((cluster) => cluster.name)).toEqual(["home", "ghost"]);
     expect(body.clusters[1]!.error!.code).toBe("ENGINE_UNREACHABLE");
   });
+
+  it("is a config error (exit 2) when a TLS file of it is not there", async () => {
+    const node = { name: "edge", url: "https://127.0.0.1:1", token: { env: "EDGE_TOKEN" } };
+    const config = await writeConfig("nodes-no-ca.json", {
+      clusters: [{ name: "home", host: engines.hostB }],
+      nodes: [{ ...node, tls: { ca: `${engines.tmp}/no-such-ca.pem` } }],
+    });
+    const result = await cli(["clusters", "--config", config], { env: ENV });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/nodes\[0\]\.tls\.ca: cannot read the file \(no such file\)/);
+  });
 });
 
 /** An NDJSON stream with a token: the first `count` items that `keep` keeps. */

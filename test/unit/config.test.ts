@@ -201,6 +201,20 @@ describe("normalizeConfig", () => {
       /clusters\[0\]\.tls: expected an object of PEM file paths/,
     ],
     [
+      "a node's TLS file that is not there",
+      {
+        nodes: [
+          {
+            name: "edge",
+            url: "https://edge:8080",
+            token: { env: "T" },
+            tls: { ca: "/no/ca.pem" },
+          },
+        ],
+      },
+      /nodes\[0\]\.tls\.ca: cannot read the file \(no such file\)$/,
+    ],
+    [
       "ssh: true, saying what ssh takes",
       { clusters: [cluster({ host: "ssh://h", ssh: true })] },
       /clusters\[0\]\.ssh: expected an object, \{ username, privateKey \}, each optional$/,

@@ -1,3 +1,5 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TUNING, toClusterConfig } from "../../src/core/config/cluster-config.ts";
@@ -6,6 +8,7 @@ import { loadConfig } from "../../src/core/config/config.ts";
 import { parseEndpoint } from "../../src/core/config/endpoint.ts";
 import { createFleet, narrowFleet } from "../../src/core/engine/fleet.ts";
 import { syncNodeClusters } from "../../src/core/node/node-clusters.ts";
+import { certificates } from "../support/certificates.ts";
 
 const local = toClusterConfig(
   { id: 1, name: "home", host: "/run/docker.sock" },
@@ -106,9 +109,18 @@ describe("a config's nodes", () => {
     const dir = join(import.meta.dirname, "../../examples/nodes");
     const node = await loadConfig({ configPath: join(dir, "node.config.yaml") });
     expect(node.tokens?.map((token) => token.name)).toEqual(["hub-1"]);
-    const hub = await loadConfig({ configPath: join(dir, "hub.config.yaml") });
-    expect(hub.nodes?.map((each) => [each.name, each.url])).toEqual([
-      ["edge", "https://edge.example:8080"],
-    ]);
+    // The node's CA is checked when the hub's config loads: put a real one where it names it.
+    const temp = await mkdtemp(join(tmpdir(), "docklens-nodes-"));
+    try {
+      await certificates(temp, "edge-ca", []);
+      const text = await readFile(join(dir, "hub.config.yaml"), "utf8");
+      await writeFile(join(temp, "hub.config.yaml"), text.replaceAll("/etc/docklens/", `${temp}/`));
+      const hub = await loadConfig({ configPath: join(temp, "hub.config.yaml") });
+      expect(hub.nodes?.map((each) => [each.name, each.url])).toEqual([
+        ["edge", "https://edge.example:8080"],
+      ]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   });
 });

@@ -59,6 +59,8 @@ export interface NodeLink {
   seen?: string;
   /** Why the node cannot be reached now. */
   error?: ErrorBody;
+  /** Told that a read found the node gone, to mark its clusters down at once (nats-nodes.ts). */
+  lost?: (error: ErrorBody) => void;
 }
 
 /** One cluster, with every default applied and its endpoint parsed. */

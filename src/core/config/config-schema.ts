@@ -363,10 +363,14 @@ export function normalizeConfig(
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
   const { allowedHosts, maxStreams, alerts, nodes, nats } = parsed.data;
-  clusters?.forEach((cluster, index) => {
-    const problem = checkKeyFiles(cluster);
-    if (problem) fail(["clusters", index, ...problem.field.split(".")], problem.message);
-  });
+  for (const [key, list] of [
+    ["clusters", clusters],
+    ["nodes", nodes],
+  ] as const)
+    list?.forEach((entry, index) => {
+      const problem = checkKeyFiles(entry);
+      if (problem) fail([key, index, ...problem.field.split(".")], problem.message);
+    });
   const tuning = { ...DEFAULT_TUNING, ...defaults };
   const own = (clusters ?? []).map((cluster, index) =>
     toClusterConfig(

@@ -6,6 +6,7 @@
 import { Readable } from "node:stream";
 import {
   RequestError,
+  TimeoutError,
   nuid,
   type Msg,
   type NatsConnection,
@@ -29,6 +30,8 @@ export interface NatsNodeLink {
   cluster?: string;
   /** Why the hub holds the node down now (no heartbeat, a broken link), with when it was last seen. */
   error?: ErrorBody;
+  /** Told when a read finds the node gone (no responder, no answer): its clusters go down at once. */
+  lost?: (error: ErrorBody) => void;
 }
 
 /** How long a hub waits for a node's first answer when nothing else limits it. */
@@ -136,13 +139,25 @@ async function openRead(
   } catch (error) {
     drop();
     if (signal.aborted) throw Object.assign(new Error("cancelled"), { name: "AbortError" });
-    if (error instanceof RequestError && error.isNoResponders())
-      throw new DocklensError("ENGINE_UNREACHABLE", `node ${JSON.stringify(node)} is not on NATS`, {
-        cause: error,
-      });
+    const gone =
+      error instanceof RequestError && error.isNoResponders()
+        ? "is not on NATS"
+        : error instanceof TimeoutError
+          ? `did not answer in ${OPEN_LIMIT_MS / 1000} s`
+          : undefined;
+    if (!gone)
+      throw new DocklensError(
+        "ENGINE_UNREACHABLE",
+        `node ${JSON.stringify(node)} over NATS: ${(error as Error).message}`,
+        { cause: error },
+      );
+    // Dead or cut off: its clusters are listed down now, not three missed heartbeats later; the
+    // message the hub keeps says when it was last seen.
+    link.lost?.({ code: "ENGINE_UNREACHABLE", message: `node ${JSON.stringify(node)} ${gone}` });
     throw new DocklensError(
       "ENGINE_UNREACHABLE",
-      `node ${JSON.stringify(node)} over NATS: ${(error as Error).message}`,
+      // As `lost` kept it, with the last time seen.
+      (link.error as ErrorBody | undefined)?.message ?? `node ${JSON.stringify(node)} ${gone}`,
       { cause: error },
     );
   } finally {

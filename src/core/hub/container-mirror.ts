@@ -81,6 +81,11 @@ export async function readMirroredContainer(
   return container ? { container } : {};
 }
 
+/** The status of a cluster's mirror (`live`, say), undefined when none is open: no count made. */
+export function mirrorStatus(cluster: ClusterConfig, options: CoreOptions): string | undefined {
+  return mirrors.get(options.fleet.slot(cluster))?.status;
+}
+
 /** The state of a cluster's mirror, for tests and the bench: its status and container count. */
 export function mirrorState(
   cluster: ClusterConfig,

@@ -9,14 +9,12 @@ import { printsEnvironment } from "../containers/ps-args.ts";
 import { redactEnv, redactText } from "../containers/secrets.ts";
 import { callEngine } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
-import { readEngineVersion } from "../engine/engine-version.ts";
 import { parseFilters, type FilterKind } from "../engine/filters.ts";
-import type { ClusterConfig } from "../config/cluster-config.ts";
 import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
 import { DocklensError, invalidInput, isDocklensError } from "../errors.ts";
-import { mirrorState, readMirror, readMirroredContainer } from "../hub/container-mirror.ts";
 import { checkImageReference, checkName } from "../names.ts";
 import { nodeEvents } from "./node-events.ts";
+import { answerFromMirror } from "./mirror-reads.ts";
 
 /**
  * An engine read a hub sends a node: `GET path?query` of the engine API (`path` as the core
@@ -144,10 +142,10 @@ export const READS: ReadonlyMap<string, AllowedRead> = new Map<string, AllowedRe
  * `options.fleet` (narrowed to the caller's token), the path and every query value checked
  * against {@link READS} (else `READ_NOT_ALLOWED`, `INVALID_NAME` or `INVALID_QUERY`, and no
  * engine call), inspect bodies and processes without secrets unless shown. Reads go through the
- * node's shared reads and stream caps; `/events` is served from the node's event hub,
- * `/containers/json?all=true` from its live mirror (when it keeps one), `/version` as its core
- * read it, and a container inspect is shared a while ({@link SHARED_INSPECT_MS}), so many hubs
- * cost the engine what one does. An engine's refusal comes back as its status and body.
+ * node's shared reads and stream caps; `/events` is served from the node's event hub (and its
+ * backlog), and the container lists and inspects hubs' mirrors read, and `/version`, from what
+ * the node already holds (mirror-reads.ts), so many hubs cost the engine what one does. An
+ * engine's refusal comes back as its status and body.
  */
 export async function answerEngineRead(
   read: NodeRead,
@@ -171,8 +169,8 @@ export async function answerEngineRead(
     if (read.stream !== undefined && read.stream !== streams)
       notAllowed(`${template} ${streams ? "read whole" : "as a stream"}`);
     if (streams) {
-      if (template === "/events" && !Object.keys(query).length)
-        return { kind: "stream", chunks: await nodeEvents(cluster, options) };
+      const events = template === "/events" ? await nodeEvents(cluster, options, query) : undefined;
+      if (events) return { kind: "stream", chunks: events };
       const chunks = await openEngineStream(
         cluster,
         (engine, signal) =>
@@ -181,8 +179,6 @@ export async function answerEngineRead(
       );
       return { kind: "stream", chunks };
     }
-    const mirrored =
-      template === "/containers/json" ? await listFromMirror(cluster, query, options) : undefined;
     const call = () =>
       callEngine(cluster, (engine, signal) => engine.get(path, signal, { query }), {
         ...options,
@@ -190,14 +186,7 @@ export async function answerEngineRead(
         ...(template === "/system/df" ? { timeoutMs: cluster.diskUsageTimeoutMs } : {}),
         ...(template.endsWith("/stats") ? { purpose: "sample" as const } : {}),
       });
-    // The engine's version as the node's core knows it (read once per connection).
-    const body =
-      mirrored ??
-      (template === "/version"
-        ? await readEngineVersion(cluster, options)
-        : template === "/containers/{container}/json"
-          ? await sharedInspect(cluster, path.split("/")[2]!, options, call)
-          : await call());
+    const body = await answerFromMirror(cluster, template, path, query, options, call);
     return { kind: "body", body: showSecrets ? body : withoutSecrets(template, body) };
   } catch (error) {
     // The engine's own refusal (a 404 of an unknown container): as it said it, for the hub.
@@ -277,84 +266,6 @@ function withoutSecrets(template: string, body: unknown): unknown {
       ),
     };
   return body;
-}
-
-/** A container's full id: what a hub's mirror reads by. */
-const FULL_ID = /^[0-9a-f]{64}$/;
-
-/**
- * How long a container's inspect body is shared among the hubs that ask for it, while the
- * node's mirror sees no event of that container. Each hub's mirror inspects every running
- * container it lists (for its state's times), at its start and when it re-opens: hubs that start
- * together cost the engine one inspect each, not one per hub. Only what changes without an event
- * (a health check's log, exec ids) may be this old in a detail read.
- */
-export const SHARED_INSPECT_MS = 10_000;
-
-/** Inspect bodies by the node mirror's list item they were read under (a new item: read again). */
-const inspects = new WeakMap<object, { at: number; body: Promise<unknown> }>();
-
-/**
- * A container inspect by full id, shared as {@link SHARED_INSPECT_MS} says; by a name or short
- * id, or without a live mirror at the node, `call` as it is.
- */
-async function sharedInspect(
-  cluster: ClusterConfig,
-  id: string,
-  options: CoreOptions,
-  call: () => Promise<unknown>,
-): Promise<unknown> {
-  if (!FULL_ID.test(id) || !mirrorLive(cluster, options)) return call();
-  // Once the node's mirror applied every event it heard of the container (a mirror down: as is).
-  const mirrored = await readMirroredContainer(cluster, options, id).catch(() => undefined);
-  const item = mirrored?.container?.item;
-  if (!item) return call();
-  const held = inspects.get(item);
-  if (held && Date.now() - held.at < SHARED_INSPECT_MS) return held.body;
-  const body = call();
-  inspects.set(item, { at: Date.now(), body });
-  body.catch(() => inspects.delete(item));
-  return body;
-}
-
-/** The node keeps a live mirror of the cluster now: a read of a few containers opens none. */
-function mirrorLive(cluster: ClusterConfig, options: CoreOptions): boolean {
-  return mirrorState(cluster, options)?.status === "live";
-}
-
-/**
- * `/containers/json` from the node's live mirror: all of them (`all` alone, as a mirror lists),
- * or those of full ids (`all` and an `id` filter, as a hub's mirror re-reads the containers an
- * event touched) once the live mirror applied every event it heard of them. Undefined for any
- * other list, or when the node keeps no mirror: the engine answers.
- */
-async function listFromMirror(
-  cluster: ClusterConfig,
-  query: Record<string, string | string[]>,
-  options: CoreOptions,
-): Promise<Array<{ Id: string }> | undefined> {
-  const keys = Object.keys(query).sort().join();
-  if ((query.all !== "true" && query.all !== "1") || (keys !== "all" && keys !== "all,filters"))
-    return undefined;
-  // The filters as checkQuery re-wrote them: docker's JSON, each value checked.
-  const filters = query.filters
-    ? (JSON.parse(String(query.filters)) as Record<string, string[]>)
-    : {};
-  const ids = filters.id;
-  if (
-    Object.keys(filters).join() !== (ids ? "id" : "") ||
-    (ids && (!ids.every((id) => FULL_ID.test(id)) || !mirrorLive(cluster, options)))
-  )
-    return undefined;
-  for (const id of ids ?? [])
-    if (!(await readMirroredContainer(cluster, options, id))) return undefined;
-  const list = await readMirror(
-    cluster,
-    options,
-    (entries) => entries.map(({ item, status }) => ({ ...item, Status: status })),
-    "engine-list",
-  );
-  return ids && list ? list.filter((item) => ids.includes(item.Id)) : list;
 }
 
 function sorted(query: Record<string, string | string[]>): Array<[string, string]> {

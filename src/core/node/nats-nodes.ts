@@ -82,7 +82,13 @@ async function closeLink(heard: ReturnType<typeof listen>, nats: NatsConnection)
 function listen(fleet: Fleet, nats: NatsConnection, via: string) {
   const timers = new Map<string, NodeJS.Timeout>();
   let lastAnswerAt = 0;
-  const source = (name: string) => ({ name, via, nats });
+  // A read that finds the node gone marks it down at once; its next heartbeat brings it back.
+  const source = (name: string) => ({
+    name,
+    via,
+    nats,
+    lost: (error: ErrorBody) => down(name, { ...error, message: error.message + lastSeen(name) }),
+  });
   // What records show of a node's clusters: the NATS server the hub dialled first.
   const first = new URL(via.split(",")[0]!);
   const endpoint = {
