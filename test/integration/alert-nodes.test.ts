@@ -45,24 +45,19 @@ afterAll(async () => {
   }
 });
 
+/** `docker run` arguments of a labelled container that exits with `code` after `wait` s. */
+const crashing = (name: string, code: number, wait = 0) => [
+  ...["--name", name, "-l", LABEL, "local/busybox:1"],
+  ...["sh", "-c", `sleep ${wait}; exit ${code}`],
+];
+
 const of = (rule: string, state = "firing") =>
   hook.alerts().filter((alert) => alert.rule === rule && alert.state === state);
 
 describe("alert rules over nodes", () => {
   it("follow a node's clusters that appear after serve started, and let go of those that leave", async () => {
     // Exited non-zero before the hub starts: a rule that looked at home would fire on its first list.
-    await docker(
-      engines.hostB,
-      "run",
-      "--name",
-      "al-home-crash",
-      "-l",
-      LABEL,
-      "local/busybox:1",
-      "sh",
-      "-c",
-      "exit 4",
-    ).catch(() => "");
+    await docker(engines.hostB, "run", ...crashing("al-home-crash", 4)).catch(() => "");
     const nodePort = await freePort();
     const hub = await serve(
       await writeConfig("alert-nodes-hub.json", {
@@ -107,17 +102,7 @@ describe("alert rules over nodes", () => {
     const left = await until(() => of("down", "resolved").find((alert) => alert.id === down.id));
     expect(left).toMatchObject({ cluster: { name: "edge" }, state: "resolved" });
 
-    const args = [
-      "--name",
-      "al-edge-crash",
-      "-l",
-      LABEL,
-      "local/busybox:1",
-      "sh",
-      "-c",
-      "sleep 1; exit 3",
-    ];
-    await withContainer(engines.hostA, args, async () => {
+    await withContainer(engines.hostA, crashing("al-edge-crash", 3, 1), async () => {
       const crashed = await until(
         () => of("edge-crashed").find((alert) => alert.container?.name === "al-edge-crash"),
         60_000,
