@@ -95,6 +95,16 @@ describe("the alert state machine", () => {
     }
   });
 
+  it("resolves one alert at a time, leaving the others due to the tick that tells them", () => {
+    const book = new AlertBook();
+    const other = { ...condition, container: { id: "c2", name: "api" } };
+    const held = book.fire(condition, { cooldownMs: 100 }, 0)!.alert.id;
+    const quick = book.fire(other, { cooldownMs: 0 }, 0)!.alert.id;
+    expect(book.resolve(held, 10)).toBeUndefined();
+    expect(book.resolve(quick, 200)?.alert).toMatchObject({ id: quick, state: "resolved" });
+    expect(book.tick(200).map((notice) => notice.alert.id)).toEqual([held]);
+  });
+
   it("keeps the id of an alert stable, and its times", () => {
     const book = new AlertBook();
     const first = book.fire(condition, { cooldownMs: 0 }, Date.parse("2026-01-01T00:00:00Z"))!;
