@@ -13,6 +13,8 @@ export function unanchored(pattern: RegExp): string {
  * (docs/http-interface.md, "Names and image references").
  */
 export const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+/** A cluster name or a glob of names (`prod-*`), as tokens' and alert rules' clusters take them. */
+export const CLUSTER_GLOB_PATTERN = /^[a-zA-Z0-9_.*?-]+$/;
 /** Longest name accepted; engines cap names well below this. */
 export const MAX_NAME_LENGTH = 255;
 

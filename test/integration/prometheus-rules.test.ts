@@ -13,7 +13,7 @@ describe("examples/prometheus", () => {
     const { stdout } = await exec("promtool", ["check", "rules", "docklens-rules.yml"], {
       cwd: dir,
     });
-    expect(stdout).toMatch(/SUCCESS: 6 rules found/);
+    expect(stdout).toMatch(/SUCCESS: 8 rules found/);
   });
 
   it("passes its promtool unit tests", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AlertBook, type AlertCondition } from "../../src/core/alerts/alert-book.ts";
 import { eventVerdict, listedVerdict } from "../../src/core/alerts/state-triggers.ts";
-import { scopeOf } from "../../src/core/alerts/rule-scope.ts";
+import { ruleClusters, scopeOf } from "../../src/core/alerts/rule-scope.ts";
 import { normalizeConfig } from "../../src/core/config/config-schema.ts";
 import { createFleet } from "../../src/core/engine/fleet.ts";
 
@@ -95,6 +95,16 @@ describe("the alert state machine", () => {
     }
   });
 
+  it("resolves one alert at a time, leaving the others due to the tick that tells them", () => {
+    const book = new AlertBook();
+    const other = { ...condition, container: { id: "c2", name: "api" } };
+    const held = book.fire(condition, { cooldownMs: 100 }, 0)!.alert.id;
+    const quick = book.fire(other, { cooldownMs: 0 }, 0)!.alert.id;
+    expect(book.resolve(held, 10)).toBeUndefined();
+    expect(book.resolve(quick, 200)?.alert).toMatchObject({ id: quick, state: "resolved" });
+    expect(book.tick(200).map((notice) => notice.alert.id)).toEqual([held]);
+  });
+
   it("keeps the id of an alert stable, and its times", () => {
     const book = new AlertBook();
     const first = book.fire(condition, { cooldownMs: 0 }, Date.parse("2026-01-01T00:00:00Z"))!;
@@ -183,6 +193,10 @@ describe("the alerts config", () => {
       /\("x"\): unknown key "grpe" \(did you mean "grep"\?\)/,
     ],
     [
+      { rules: [{ name: "x", when: "exited", cluster: ["a", "../b"] }] },
+      /\("x"\)\.cluster\[1\]: expected a cluster name or id, or a glob of names with \* and \?/,
+    ],
+    [
       { receivers: [{ name: "ops", webhook: "ftp://x" }] },
       /alerts\.receivers\[0\]\.webhook: expected an http:\/\/ or https:\/\/ URL/,
     ],
@@ -203,10 +217,53 @@ describe("the alerts config", () => {
       { name: "x", when: "exited", cluster: "nowhere" },
       /^alerts rule "x": cluster "nowhere" not found/,
     ],
+    [
+      { name: "x", when: "exited", cluster: "edge.alpha" },
+      /^alerts rule "x": cluster "edge.alpha" not found/,
+    ],
+    [
+      { name: "x", when: "exited", cluster: ["a", "z*"] },
+      /^alerts rule "x": cluster "z\*" matches no cluster \(known: 1 a\)/,
+    ],
   ])("checks what the engines' terms say when the rules start: %j", (rule, message) => {
     const { alerts, ...loaded } = config({ rules: [rule] })();
     const fleet = createFleet({ ...loaded, alerts });
     expect(() => scopeOf(alerts!.rules[0]!, { fleet })).toThrow(message);
+  });
+
+  it("takes globs and a node's clusters, found again as the fleet's clusters change", () => {
+    const { alerts, ...loaded } = normalizeConfig(
+      {
+        clusters: [
+          { name: "alpha", host: "unix:///a.sock" },
+          { name: "bravo", host: "unix:///b.sock" },
+        ],
+        nodes: [{ name: "edge", url: "http://127.0.0.1:9", token: { env: "T" } }],
+        alerts: {
+          rules: [
+            { name: "edges", when: "exited", cluster: "edge.*" },
+            { name: "one", when: "exited", cluster: ["edge.alpha", "b*"] },
+            { name: "all", when: "exited" },
+          ],
+        },
+      },
+      "f.yaml",
+    );
+    const fleet = createFleet({ ...loaded, alerts });
+    const [edges, one, all] = alerts!.rules.map((rule) => scopeOf(rule, { fleet }));
+    const names = (clusters: Array<{ name: string }>) => clusters.map((cluster) => cluster.name);
+    expect(names(edges!.clusters)).toEqual([]);
+    expect(names(one!.clusters)).toEqual(["bravo"]);
+    const [alpha, bravo] = fleet.config.clusters;
+    fleet.config.clusters = [
+      alpha!,
+      bravo!,
+      { ...alpha!, id: 3, name: "edge.alpha" },
+      { ...alpha!, id: 4, name: "edge.bravo" },
+    ];
+    expect(names(ruleClusters(edges!.rule, { fleet }))).toEqual(["edge.alpha", "edge.bravo"]);
+    expect(names(ruleClusters(one!.rule, { fleet }))).toEqual(["bravo", "edge.alpha"]);
+    expect(names(ruleClusters(all!.rule, { fleet }))).toHaveLength(4);
   });
 
   it("applies the defaults", () => {

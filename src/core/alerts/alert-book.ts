@@ -110,7 +110,9 @@ export class AlertBook {
     if (entry?.alert.state !== "firing" || entry.resolveAt !== undefined) return undefined;
     entry.endedAt = now;
     entry.resolveAt = now + entry.timing.cooldownMs;
-    return this.tick(now).find((told) => told.alert.id === id);
+    // This entry alone: a tick of the whole book per resolve cost serve a quarter of its CPU at
+    // 500 events/s over thousands of alerts.
+    return entry.resolveAt <= now ? ended(entry, now) : undefined;
   }
 
   /** Alerts of `rule` firing now (of `cluster` alone, when given), for what ends them by absence. */
@@ -132,9 +134,7 @@ export class AlertBook {
         entry.resolveAt = entry.quietAt + entry.timing.cooldownMs;
       }
       if (entry.resolveAt === undefined || entry.resolveAt > now) continue;
-      alert.state = "resolved";
-      alert.endsAt = new Date(entry.endedAt ?? now).toISOString();
-      told.push(notice(entry));
+      told.push(ended(entry, now));
     }
     this.#prune(now);
     return told;
@@ -184,6 +184,13 @@ export class AlertBook {
           this.#entries.delete(entry.alert.id);
       });
   }
+}
+
+/** Alert of `entry` resolved: its notice. */
+function ended(entry: Entry, now: number): AlertNotice {
+  entry.alert.state = "resolved";
+  entry.alert.endsAt = new Date(entry.endedAt ?? now).toISOString();
+  return notice(entry);
 }
 
 /** A notice of the alert as it is now: later changes do not reach a notice queued. */

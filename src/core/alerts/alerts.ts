@@ -204,6 +204,11 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
         }),
       ),
     lookupFailed,
+    followed: ({ rule, clusters: now }) => {
+      const ids = new Set(now.map((cluster) => cluster.id));
+      for (const alert of book.firingOf(rule.name))
+        if (alert.cluster && !ids.has(alert.cluster.id)) end(alert.id);
+    },
     log,
   });
 
@@ -221,13 +226,12 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
     const subject = book.subjectOf(id);
     return subject ? { subject } : {};
   };
-  const clusters = new Map(
-    scopes.map((scope) => [scope.rule.name, scope.clusters.map((c) => c.id)]),
-  );
+  // The scopes' clusters follow the fleet's (watchers.ts).
+  const byRule = new Map(scopes.map((scope) => [scope.rule.name, scope]));
 
   const service: AlertsService = {
     list: () => book.list(),
-    clustersOf: (rule) => clusters.get(rule) ?? [],
+    clustersOf: (rule) => byRule.get(rule)?.clusters.map((cluster) => cluster.id) ?? [],
     deliveries: () => delivery.counts(),
     dropped: () => delivery.dropped(),
     lookupFailures: () => [...lookups].map(([rule, { count }]) => ({ rule, count })),

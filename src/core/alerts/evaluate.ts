@@ -32,6 +32,8 @@ export async function evaluateRule(
   now = Date.now(),
 ): Promise<RuleEvaluation> {
   const { rule } = scope;
+  // None (a node's clusters not offered yet): an empty selection would be every cluster.
+  if (!scope.clusters.length) return { seen: [], answered: [] };
   const all = scope.clusters.map((cluster) => ({ id: cluster.id, name: cluster.name }));
   const selection = selectionOf(scope, options);
   const answeredOf = (errors: Array<{ cluster: ClusterRef; container?: unknown }>) =>

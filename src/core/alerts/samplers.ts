@@ -28,7 +28,8 @@ export async function followLogRule(
   sink: SamplerSink,
 ): Promise<void> {
   let wait = RETRY_MS[0];
-  while (!options.signal.aborted) {
+  // None yet (a node's not offered): serve starts it again when its clusters change.
+  while (!options.signal.aborted && scope.clusters.length) {
     try {
       const items = await followMergedLogs({
         ...selectionOf(scope, options),
@@ -66,7 +67,10 @@ export async function sampleUsageRule(
   const since = new Map<string, number>();
   while (!options.signal.aborted) {
     try {
-      const { stats } = await readAllStats(selectionOf(scope, options));
+      // An empty selection would be every cluster: none (a node's not offered yet) samples nothing.
+      const { stats } = scope.clusters.length
+        ? await readAllStats(selectionOf(scope, options))
+        : { stats: [] };
       const now = Date.now();
       const above = new Set<string>();
       for (const { cluster, container, summary } of stats) {

@@ -1,14 +1,15 @@
 // How serve follows each kind of rule: the state rules and engine-down on the engine hub's events
 // (one subscription per cluster, shared with every other user of it), the fleet rules (drift,
 // missing) re-evaluated when containers come and go, log rules on their selection's merged logs,
-// cpu and memory rules on their selection's stats.
+// cpu and memory rules on their selection's stats. Each rule follows the fleet's clusters as nodes'
+// come and go.
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { fleetHubOptions, type CoreOptions } from "../engine/fleet.ts";
 import { filtersAreLocal } from "../hub/container-filter.ts";
 import { followMirror } from "../hub/container-mirror.ts";
 import { subscribeEvents, type EngineEvent, type HubSubscription } from "../hub/event-hub.ts";
 import { evaluateRule, type RuleEvaluation, type Seen } from "./evaluate.ts";
-import { scopeChooses, scopeHas, type RuleScope } from "./rule-scope.ts";
+import { ruleClusters, scopeChooses, scopeHas, type RuleScope } from "./rule-scope.ts";
 import { followLogRule, sampleUsageRule } from "./samplers.ts";
 import { containerAction, eventVerdict, STATE_TRIGGERS } from "./state-triggers.ts";
 
@@ -22,6 +23,8 @@ export interface RuleSink {
   lookupFailed(scope: RuleScope, cluster: ClusterConfig, error: Error): void;
   /** What the rule sees now: alerts of the clusters that answered and not seen have ended. */
   reconcile(scope: RuleScope, evaluation: RuleEvaluation): void;
+  /** The rule's clusters changed: its alerts of those it no longer looks at have ended. */
+  followed(scope: RuleScope): void;
   log(message: string): void;
 }
 
@@ -29,6 +32,8 @@ export interface RuleSink {
 const FLEET_SETTLE_MS = 1000;
 /** And this often anyway: what events cannot tell is mended. */
 const FLEET_EVERY_MS = 5 * 60_000;
+/** How often the fleet's list of clusters is looked at (a node's clusters came or went). */
+const CLUSTERS_EVERY_MS = 1000;
 /** Container actions that may change what a fleet rule sees. */
 const FLEET_ACTIONS = new Set(["create", "destroy", "start", "die", "rename", "pause", "unpause"]);
 
@@ -107,19 +112,17 @@ export function watchRules(
   const every = setInterval(() => fleetScopes.forEach(settle), FLEET_EVERY_MS).unref();
   fleetScopes.forEach(settle);
 
-  const watched = new Map<number, ClusterConfig>();
-  for (const scope of [...stateScopes, ...downScopes, ...fleetScopes])
-    for (const cluster of scope.clusters) watched.set(cluster.id, cluster);
-  // The state rules' lookups read the clusters' mirrors: held while the rules run, so that a
-  // quiet spell longer than the mirrors' grace does not cost a whole list again.
-  const mirrored = fleetHubOptions(options.fleet).live
-    ? [...watched.values()].filter((cluster) =>
-        stateScopes.some((scope) => scopeHas(scope, cluster) && filtersAreLocal(scope.filters)),
-      )
-    : [];
-  const held = mirrored.map((cluster) => followMirror(cluster, options, () => {}));
-  const subscriptions: HubSubscription[] = [...watched.values()].map((cluster) =>
-    subscribeEvents(cluster, options, (hub) => {
+  const live = fleetHubOptions(options.fleet).live;
+  /** One cluster's subscription to the engine hub's events, and its mirror held if asked. */
+  const watch = (cluster: ClusterConfig): HubSubscription[] => {
+    // The state rules' lookups read the clusters' mirrors: held while the rules run, so that a
+    // quiet spell longer than the mirrors' grace does not cost a whole list again.
+    const held =
+      live &&
+      stateScopes.some((scope) => scopeHas(scope, cluster) && filtersAreLocal(scope.filters))
+        ? [followMirror(cluster, options, () => {})]
+        : [];
+    const subscription = subscribeEvents(cluster, options, (hub) => {
       const down = downScopes.filter((scope) => scopeHas(scope, cluster));
       if (hub.kind === "event") void onContainerEvent(cluster, hub.event);
       else if (hub.kind === "up") {
@@ -135,19 +138,57 @@ export function watchRules(
             container: null,
             cause: `engine unreachable: ${hub.error.message}`,
           });
-    }),
-  );
+    });
+    return [...held, subscription];
+  };
 
-  for (const scope of by((candidate) => candidate.rule.when === "log"))
+  const logs = new Map<RuleScope, AbortController>();
+  /** A log rule's follow of its selection, (again) over its clusters now. */
+  const followLogs = (scope: RuleScope) => {
+    logs.get(scope)?.abort();
+    const own = new AbortController();
+    logs.set(scope, own);
     void followLogRule(
       scope,
-      { ...options, signal },
+      { ...options, signal: AbortSignal.any([signal, own.signal]) },
       {
         seen: (seen) => sink.fire(scope, seen, scope.rule.resolveAfterMs),
         ended: () => {},
         failed: (message) => sink.log(message),
       },
     );
+  };
+  by((candidate) => candidate.rule.when === "log").forEach(followLogs);
+
+  // The fleet's clusters change as nodes come and go (core/node/node-clusters.ts replaces the
+  // list): each rule finds its clusters again, new ones are watched and gone ones are let go.
+  const watched = new Map<number, { cluster: ClusterConfig; closers: HubSubscription[] }>();
+  let followed: ClusterConfig[] | undefined;
+  const follow = () => {
+    const clusters = options.fleet.config.clusters;
+    if (clusters === followed) return;
+    const changed = followed === undefined ? [] : scopes.filter((scope) => refound(scope, options));
+    followed = clusters;
+    const wanted = new Map<number, ClusterConfig>();
+    for (const scope of [...stateScopes, ...downScopes, ...fleetScopes])
+      for (const cluster of scope.clusters) wanted.set(cluster.id, cluster);
+    for (const [id, { cluster, closers }] of watched)
+      if (wanted.get(id) !== cluster) {
+        for (const closer of closers) closer.close();
+        watched.delete(id);
+        for (const key of deaths.keys()) if (key.split("\0")[1] === String(id)) deaths.delete(key);
+      }
+    for (const [id, cluster] of wanted)
+      if (!watched.has(id)) watched.set(id, { cluster, closers: watch(cluster) });
+    for (const scope of changed) {
+      sink.followed(scope);
+      if (fleetScopes.includes(scope)) settle(scope);
+      if (logs.has(scope)) followLogs(scope);
+    }
+  };
+  follow();
+  const following = setInterval(follow, CLUSTERS_EVERY_MS).unref();
+
   for (const scope of by(
     (candidate) => candidate.rule.when === "cpu" || candidate.rule.when === "memory",
   ))
@@ -164,9 +205,20 @@ export function watchRules(
   return () => {
     controller.abort();
     clearInterval(every);
+    clearInterval(following);
     for (const timer of timers.values()) clearTimeout(timer);
-    for (const subscription of [...subscriptions, ...held]) subscription.close();
+    for (const { closers } of watched.values()) for (const closer of closers) closer.close();
   };
+}
+
+/** Find the clusters of `scope`'s rule again: whether they changed. */
+function refound(scope: RuleScope, options: CoreOptions): boolean {
+  const next = ruleClusters(scope.rule, options);
+  const same =
+    next.length === scope.clusters.length &&
+    next.every((cluster, index) => cluster === scope.clusters[index]);
+  scope.clusters = next;
+  return !same;
 }
 
 /** A cpu or memory rule samples a few times per `for`, from every second to every 15. */

@@ -2,7 +2,7 @@
 // rest of the config, an error naming the rule and the key. What only the engines' terms can
 // check (filters, cluster references) is checked when the rules start (core/alerts/rule-scope.ts).
 import { z } from "zod/mini";
-import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
+import { CLUSTER_GLOB_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { ALERT_TRIGGERS, type AlertTrigger } from "./alert-triggers.ts";
 
 /** The kinds of receiver, each a POST to a URL the config holds. */
@@ -36,6 +36,9 @@ const parts = cached(() => {
   );
   const duration = text.check(z.regex(DURATION, "expected a duration like 30s, 5m or 1h"));
   const names = z.array(name, { error: "expected an array of names" });
+  const cluster = text.check(
+    z.regex(CLUSTER_GLOB_PATTERN, "expected a cluster name or id, or a glob of names with * and ?"),
+  );
   const positive = z
     .number({ error: "expected a number" })
     .check(z.positive("expected more than 0"));
@@ -76,7 +79,7 @@ const parts = cached(() => {
       name,
       when: z.enum(ALERT_TRIGGERS, { error: `expected one of ${ALERT_TRIGGERS.join(", ")}` }),
       cluster: z.optional(
-        z.union([text, z.array(text)], { error: "expected a cluster or an array" }),
+        z.union([cluster, z.array(cluster)], { error: "expected a cluster or an array" }),
       ),
       project: z.optional(name),
       filter: z.optional(z.array(text, { error: "expected an array of filters" })),

@@ -15,7 +15,7 @@ import { discoverClusters, discoverMore } from "./discovery.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
-import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
+import { CLUSTER_GLOB_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
 import { natsSchema, type NatsConfigInput } from "./nats-schema.ts";
 import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
@@ -129,10 +129,7 @@ const tokenSchema = z
     clusters: z
       .array(
         text.check(
-          z.regex(
-            /^[a-zA-Z0-9_.*?-]+$/,
-            "expected a cluster name, or a glob of names with * and ?",
-          ),
+          z.regex(CLUSTER_GLOB_PATTERN, "expected a cluster name, or a glob of names with * and ?"),
         ),
         { error: "expected an array of cluster names or globs" },
       )
