@@ -213,10 +213,12 @@ export function serveNodeOverNats(options: ServeNodeOptions): NatsNode {
       else if (answer.source || answer.queue.length) send(answer, "tick", "", answer.seq);
     }
   }, TICK_MS);
-  // A broken link ends every answer: the hub's side ends them too, and says so.
+  // A broken link ends every answer: the hub's side ends them too, and says so. A mended one is
+  // announced at once: hubs that asked who is there while it was away hear it now, not a beat later.
   void (async () => {
     for await (const status of nats.status())
       if (status.type === "disconnect") for (const [id, answer] of answers) finish(id, answer);
+      else if (status.type === "reconnect") beat();
   })();
 
   return {

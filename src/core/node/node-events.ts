@@ -60,6 +60,8 @@ export async function nodeEvents(
   }
   const queue: HubSignal[] = [];
   let wake: (() => void) | undefined;
+  // Once for the stream's life: a listener per wait piled up on a long stream.
+  options.signal?.addEventListener("abort", () => wake?.(), { once: true });
   const subscription = subscribeEvents(cluster, options, (signal) => {
     queue.push(signal);
     wake?.();
@@ -71,10 +73,7 @@ export async function nodeEvents(
   const next = async (): Promise<HubSignal> => {
     while (!queue.length) {
       if (options.signal?.aborted) throw new DocklensError("SHUTTING_DOWN", "the reader left");
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        options.signal?.addEventListener("abort", () => resolve(), { once: true });
-      });
+      await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }
     return queue.shift()!;
