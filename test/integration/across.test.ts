@@ -138,7 +138,9 @@ describe("docklens ps and /list/containers", () => {
     );
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Two bodies drawn (however slow the machine), then Ctrl-C.
+    for (let i = 0; i < 200 && stdout.split("\n").length < 3; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill("SIGINT");
     const [code] = await once(child, "exit");
     expect(code).toBe(0);

@@ -22,12 +22,11 @@ let prometheusUrl: string;
 /** A value Prometheus holds for `query`, once it has one (it scrapes every second). */
 async function query(promql: string): Promise<number> {
   for (let i = 0; i < 100; i++) {
-    const body = (await fetch(
-      `${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`,
-    ).then(
-      (r) => r.json(),
-      () => undefined,
-    )) as { data?: { result: Array<{ value: [number, string] }> } } | undefined;
+    const body = (await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`)
+      .then((r) => r.json())
+      // Not up yet: refused, or a 503 in plain text.
+      .catch(() => undefined)) as
+      { data?: { result: Array<{ value: [number, string] }> } } | undefined;
     const value = body?.data?.result[0]?.value[1];
     if (value !== undefined) return Number(value);
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -137,7 +137,8 @@ async function startEngines(): Promise<StartedEngines> {
     );
     await writeFile(
       engines.podmanConfigPath,
-      JSON.stringify({ clusters: [{ name: "pod", host: hostP }] }),
+      // Podman's /info reads its whole store: several seconds on a loaded machine, past 5 s.
+      JSON.stringify({ clusters: [{ name: "pod", host: hostP, timeoutMs: 15_000 }] }),
     );
     const before = await Promise.all([hostA, adminB, hostP].map(engineState));
     // docklens only reads: after the whole suite, both engines must be as the fixtures left them.
