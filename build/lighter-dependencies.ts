@@ -21,8 +21,8 @@ module.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.strin
  * What dependencies require that docklens replaces in the bundle: [requiring file, request, the
  * module's code or an external to use instead]. A CLI run pays for every module loaded, and these
  * cost it ~75 ms in all before it has asked anything:
- * - dockerode loads gRPC and protobuf (BuildKit sessions) and tar-fs (build contexts); docklens
- *   never builds, so they become stubs that throw;
+ * - dockerode loads gRPC and protobuf (BuildKit sessions), tar-fs and @balena/dockerignore (build
+ *   contexts); docklens never builds, so they become stubs that throw;
  * - docker-modem's SSH agent (and its eager require of ssh2) becomes a stub: docklens has its own,
  *   which loads ssh2 for SSH clusters only; ssh2's optional native parts are left out;
  * - child_process (commander: executable subcommands, docklens has none),
@@ -38,6 +38,7 @@ const REPLACEMENTS: Array<
   ["dockerode/lib/docker.js", "./session", throwing("BuildKit sessions")],
   ["dockerode/lib/docker.js", "./buildkit", throwing("BuildKit")],
   ["dockerode/lib/util.js", "tar-fs", throwing("build contexts")],
+  ["dockerode/lib/util.js", "@balena/dockerignore", throwing("build contexts")],
   // docklens reaches SSH engines through its own agent (ssh-agent.ts), never docker-modem's.
   ["docker-modem/lib/ssh.js", "ssh2", throwing("docker-modem's SSH agent")],
   // ssh2's native parts, each optional to it (required in a try): a crypto binding and CPU
@@ -171,6 +172,31 @@ export function withEagerCommonJs(code: string): string {
   return eager;
 }
 
+/** A chunk of type declarations, which imports types and needs no module at run time. */
+const DECLARATIONS = /\.d\.[cm]?ts$/;
+
+/** A character beyond ASCII, one UTF-16 code unit at a time (an emoji is two). */
+const NON_ASCII = /[^\0-\x7f]/g;
+
+/**
+ * The same code in ASCII alone: each character beyond it as the `\u` escape of its UTF-16 code
+ * units, which strings, templates, regular expressions (with the `u` flag or without) and
+ * identifiers read as the character itself. One such character (the 🐳 of a cluster's default
+ * icon) makes V8 hold the whole chunk as two bytes a character, and Node decode it, hash it for
+ * its compile cache and V8 scan it more slowly: the core chunk cost a CLI run ~5 M instructions
+ * more (Node 22 to 26, bench/cli.mjs). Fails on a character escaped with a backslash, whose
+ * meaning the escape would change.
+ */
+export function asciiOnly(code: string): string {
+  const escaped = /\\[^\0-\x7f]/.exec(code);
+  if (escaped)
+    fail(`a character escaped with a backslash (${escaped[0]}) the build cannot write in ASCII`);
+  return code.replace(
+    NON_ASCII,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /**
  * The plugin that makes the replacements and edits above. Every one must apply: a dependency
  * that moved or rewrote a file fails the build, rather than the bundle silently growing back.
@@ -219,14 +245,18 @@ export function lighterDependencies(): Plugin {
     },
     renderChunk(code, chunk) {
       // Declarations import types, which need no module at run time.
-      if (/\.d\.[cm]?ts$/.test(chunk.fileName)) return null;
+      if (DECLARATIONS.test(chunk.fileName)) return null;
       eagerWrappers += code.match(COMMONJS_WRAPPER)?.length ?? 0;
       return withEagerCommonJs(withoutBuiltinNamespaces(code));
     },
-    generateBundle() {
+    generateBundle(_options, bundle) {
       // dockerode and commander are CommonJS: a bundle without wrappers means they changed form.
       if (!eagerWrappers) fail("no CommonJS wrapper was made eager");
       eagerWrappers = 0;
+      // Here, after the minifier, which writes escaped characters back as themselves.
+      for (const chunk of Object.values(bundle))
+        if (chunk.type === "chunk" && !DECLARATIONS.test(chunk.fileName))
+          chunk.code = asciiOnly(chunk.code);
     },
     buildEnd(error) {
       if (error) return;

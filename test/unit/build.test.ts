@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  asciiOnly,
   lighterDependencies,
   withEagerCommonJs,
   withoutBuiltinNamespaces,
@@ -110,6 +111,30 @@ describe("CommonJS modules bundled in", () => {
     }));
     export default require_a();`);
     expect(await defaultOf(code)).toEqual({ self: undefined, args: 2 });
+  });
+});
+
+describe("chunks written in ASCII", () => {
+  it.each([
+    ["a string", 'export default "\u{1F433} \u2026";'],
+    ["a template", "export default `\u{1F433}${1}\u2026`;"],
+    ["a pattern", 'export default "x\u2026\u{1F433}".replace(/\u2026\u{1F433}/, "");'],
+    ["a pattern with the u flag", 'export default "\u{1F433}a".replace(/^\u{1F433}/u, "");'],
+    ["a class of characters", 'export default "\u00e9".replace(/[\u00c0-\u00ff]/, "e");'],
+    ["a name", "const caf\u00e9 = 1; export default caf\u00e9;"],
+  ])("%s means what it meant", async (_, code) => {
+    // The code as the minifier writes it, its characters as themselves (the escapes here are
+    // this test file's).
+    expect(code).toMatch(/[^\0-\x7f]/);
+    const ascii = asciiOnly(code);
+    expect(ascii).toMatch(/^[\0-\x7f]*$/);
+    expect(await defaultOf(ascii)).toEqual(await defaultOf(code));
+  });
+
+  it("fail the build on a character escaped with a backslash", () => {
+    expect(() => asciiOnly("const a = /\\\u2026/;")).toThrow(
+      "a character escaped with a backslash",
+    );
   });
 });
 

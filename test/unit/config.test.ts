@@ -312,6 +312,20 @@ describe("normalizeConfig: tokens and discovery", () => {
       expect(config.warnings).toEqual([]);
     },
   );
+
+  const edge = { name: "edge", url: "https://edge:8080", token: { env: "T" } };
+  it.each([
+    [{ nodes: [edge] }, []],
+    [{ nats: { servers: ["nats://127.0.0.1:4222"] } }, []],
+    [{ nodes: [edge], discover: true }, ["local"]],
+    [{ nats: { servers: ["nats://127.0.0.1:4222"] }, contexts: true }, ["local"]],
+  ])(
+    "takes %j with no clusters as a hub: an engine of its own only when it asks",
+    (input, names) => {
+      const config = normalizeConfig(input, "/x/docklens.json", env);
+      expect(config.clusters.map((c) => c.name)).toEqual(names);
+    },
+  );
 });
 
 describe("loadConfig without a config file", () => {

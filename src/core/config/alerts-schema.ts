@@ -4,6 +4,7 @@
 import { z } from "zod/mini";
 import { CLUSTER_GLOB_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { ALERT_TRIGGERS, type AlertTrigger } from "./alert-triggers.ts";
+import { cached } from "./cached.ts";
 
 /** The kinds of receiver, each a POST to a URL the config holds. */
 export const RECEIVER_KINDS = ["webhook", "alertmanager", "slack", "discord", "ntfy"] as const;
@@ -108,66 +109,62 @@ const parts = cached(() => {
   return { receiverSchema, ruleSchema };
 });
 
-/** The `alerts` key. */
-export const alertsSchema = z
-  .strictObject({
-    /** The page's address, for each alert's link; serve's own by default. */
-    url: z.optional(
-      z
-        .string({ error: "expected a string" })
-        .check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL")),
-    ),
-    receivers: z.optional(
-      z.array(
-        z.lazy(() => parts().receiverSchema),
-        { error: "expected an array of receivers" },
+/** The `alerts` key, made when a config file has it. */
+export const alertsSchema = cached(() =>
+  z
+    .strictObject({
+      /** The page's address, for each alert's link; serve's own by default. */
+      url: z.optional(
+        z
+          .string({ error: "expected a string" })
+          .check(z.regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL")),
       ),
-    ),
-    rules: z.optional(
-      z.array(
-        z.lazy(() => parts().ruleSchema),
-        { error: "expected an array of rules" },
+      receivers: z.optional(
+        z.array(
+          z.lazy(() => parts().receiverSchema),
+          { error: "expected an array of receivers" },
+        ),
       ),
-    ),
-  })
-  .check(
-    z.superRefine((alerts, ctx) => {
-      const receivers = new Set<string>();
-      alerts.receivers?.forEach((receiver, index) => {
-        if (receivers.has(receiver.name))
-          ctx.addIssue({
-            code: "custom",
-            path: ["receivers", index, "name"],
-            message: `duplicate name "${receiver.name}"`,
-          });
-        receivers.add(receiver.name);
-      });
-      const rules = new Set<string>();
-      alerts.rules?.forEach((rule, index) => {
-        if (rules.has(rule.name))
-          ctx.addIssue({
-            code: "custom",
-            path: ["rules", index, "name"],
-            message: `duplicate name "${rule.name}"`,
-          });
-        rules.add(rule.name);
-        rule.notify?.forEach((receiver, at) => {
-          if (!receivers.has(receiver))
+      rules: z.optional(
+        z.array(
+          z.lazy(() => parts().ruleSchema),
+          { error: "expected an array of rules" },
+        ),
+      ),
+    })
+    .check(
+      z.superRefine((alerts, ctx) => {
+        const receivers = new Set<string>();
+        alerts.receivers?.forEach((receiver, index) => {
+          if (receivers.has(receiver.name))
             ctx.addIssue({
               code: "custom",
-              path: ["rules", index, "notify", at],
-              message: `no receiver "${receiver}" (known: ${[...receivers].join(", ") || "none"})`,
+              path: ["receivers", index, "name"],
+              message: `duplicate name "${receiver.name}"`,
             });
+          receivers.add(receiver.name);
         });
-      });
-    }),
-  );
-
-/** `make`'s value, made on the first call. */
-function cached<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
+        const rules = new Set<string>();
+        alerts.rules?.forEach((rule, index) => {
+          if (rules.has(rule.name))
+            ctx.addIssue({
+              code: "custom",
+              path: ["rules", index, "name"],
+              message: `duplicate name "${rule.name}"`,
+            });
+          rules.add(rule.name);
+          rule.notify?.forEach((receiver, at) => {
+            if (!receivers.has(receiver))
+              ctx.addIssue({
+                code: "custom",
+                path: ["rules", index, "notify", at],
+                message: `no receiver "${receiver}" (known: ${[...receivers].join(", ") || "none"})`,
+              });
+          });
+        });
+      }),
+    ),
+);
 
 // The types as written are declared, not inferred, so that the published types name no zod type
 // (config-schema.ts checks that the schema takes exactly DocklensConfigInput, `alerts` included).

@@ -11,297 +11,130 @@ import {
   type DocklensConfig,
   type ScopedToken,
 } from "./cluster-config.ts";
+import { cached } from "./cached.ts";
+import { clusterSchema, fields, tokenSchema } from "./cluster-schema.ts";
+import type { DocklensConfigInput } from "./config-input.ts";
 import { discoverClusters, discoverMore } from "./discovery.ts";
 import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
-import { CLUSTER_GLOB_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
-import { alertsSchema, toAlertsConfig, type AlertsConfigInput } from "./alerts-schema.ts";
-import { natsSchema, type NatsConfigInput } from "./nats-schema.ts";
+import { alertsSchema, toAlertsConfig } from "./alerts-schema.ts";
+import { natsSchema } from "./nats-schema.ts";
 import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
 
-const integer = z.int({
-  error: (issue) => (issue.input === undefined ? "required" : "expected an integer"),
-});
-const text = z.string({
-  error: (issue) => (issue.input === undefined ? "required" : "expected a string"),
-});
-// Shared where the same field recurs: each zod schema made costs a run with a config file.
-const optionalText = z.optional(text);
-const flag = z.optional(z.boolean({ error: "expected true or false" }));
-const timeoutMs = integer.check(
-  z.minimum(1, "expected at least 1 ms"),
-  z.maximum(600_000, "expected at most 600000 ms"),
-);
-const tuning = {
-  timeoutMs: z.optional(timeoutMs),
-  diskUsageTimeoutMs: z.optional(timeoutMs),
-  maxConcurrency: z.optional(
-    integer.check(z.minimum(1, "expected at least 1"), z.maximum(256, "expected at most 256")),
-  ),
-  cacheTtlMs: z.optional(
-    integer.check(
-      z.minimum(0, "expected 0 or more ms"),
-      z.maximum(600_000, "expected at most 600000 ms"),
+export type {
+  ClusterConfigInput,
+  DocklensConfigInput,
+  EngineTuningInput,
+  TokenInput,
+} from "./config-input.ts";
+
+const flag = cached(() => z.optional(z.boolean({ error: "expected true or false" })));
+/** An integer from 1 to 10000. */
+const upTo10000 = cached(() =>
+  z.optional(
+    fields().integer.check(
+      z.minimum(1, "expected at least 1"),
+      z.maximum(10_000, "expected at most 10000"),
     ),
-  ),
-};
-const name = text.check(
-  // Before the pattern: a long name is refused for its length, whatever its characters.
-  z.maxLength(MAX_NAME_LENGTH, {
-    error: (issue) =>
-      `expected at most ${MAX_NAME_LENGTH} characters, not ${(issue.input as string).length}`,
-  }),
-  z.regex(
-    NAME_PATTERN,
-    "expected letters, digits, '_', '.' or '-', starting with a letter or digit",
   ),
 );
-
-/** `message` for a value that is not an object (`tls: true`); zod's own words for the rest. */
-function notAnObject(message: string) {
-  return (issue: { code?: string }) => (issue.code === "invalid_type" ? message : undefined);
-}
-
-const clusterSchema = z
-  .strictObject({
-    id: z.optional(integer.check(z.minimum(1, "expected a positive integer"))),
-    name: name.check(
-      z.refine(
-        (value) => !/^\d+$/.test(value),
-        "must not be made only of digits: a reference made of digits means a cluster id",
-      ),
-    ),
-    icon: z.optional(text.check(z.maxLength(16, "expected at most 16 characters"))),
-    host: text.check(z.minLength(1, "required")),
-    port: z.optional(
-      integer.check(
-        z.minimum(1, "expected a port from 1 to 65535"),
-        z.maximum(65535, "expected a port from 1 to 65535"),
-      ),
-    ),
-    tls: z.optional(
-      z.strictObject(
-        { ca: optionalText, cert: optionalText, key: optionalText },
-        {
-          error: notAnObject(
-            "expected an object of PEM file paths, { ca, cert, key }, each optional " +
-              "({} for TLS with the system's CAs)",
-          ),
-        },
-      ),
-    ),
-    ssh: z.optional(
-      z.strictObject(
-        { username: optionalText, privateKey: optionalText },
-        { error: notAnObject("expected an object, { username, privateKey }, each optional") },
-      ),
-    ),
-    ...tuning,
-  })
-  .check(
-    z.superRefine((cluster, ctx) => {
-      try {
-        parseEndpoint(cluster.host, cluster.port, cluster.tls !== undefined);
-      } catch (error) {
-        ctx.addIssue({ code: "custom", path: ["host"], message: (error as Error).message });
-      }
-    }),
-  );
-
-/** A token of `serve` that sees only some clusters: its SHA-256 or the variable holding it, never the token itself. */
-const tokenSchema = z
-  .strictObject({
-    name,
-    sha256: z.optional(
-      text.check(
-        z.regex(
-          /^[a-fA-F0-9]{64}$/,
-          "expected the token's SHA-256, 64 hex digits (docklens token hash makes it)",
-        ),
-      ),
-    ),
-    env: z.optional(
-      text.check(
-        z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the name of an environment variable"),
-      ),
-    ),
-    clusters: z
-      .array(
-        text.check(
-          z.regex(CLUSTER_GLOB_PATTERN, "expected a cluster name, or a glob of names with * and ?"),
-        ),
-        { error: "expected an array of cluster names or globs" },
-      )
-      .check(z.minLength(1, "expected at least one cluster name or glob")),
-  })
-  .check(
-    z.refine((token) => (token.sha256 === undefined) !== (token.env === undefined), {
-      message: "expected either sha256 or env, not both and not neither",
-    }),
-  );
-
-const configSchema = z
-  .strictObject(
-    {
-      clusters: z.optional(
-        z
-          .array(clusterSchema, { error: "expected an array of clusters" })
-          .check(z.minLength(1, "expected at least one cluster")),
-      ),
-      defaults: z.optional(z.strictObject(tuning)),
-      showSecrets: flag,
-      maxSelection: z.optional(
-        integer.check(
-          z.minimum(1, "expected at least 1"),
-          z.maximum(10_000, "expected at most 10000"),
-        ),
-      ),
-      contexts: flag,
-      discover: flag,
-      tokens: z.optional(z.array(tokenSchema, { error: "expected an array of tokens" })),
-      // Checked where serve uses them (server/exposure.ts), which says what a host name is.
-      allowedHosts: z.optional(z.array(text, { error: "expected an array of host names" })),
-      maxStreams: z.optional(
-        integer.check(
-          z.minimum(1, "expected at least 1"),
-          z.maximum(10_000, "expected at most 10000"),
-        ),
-      ),
-      alerts: z.optional(alertsSchema),
-      nats: z.optional(natsSchema),
-      nodes: z.optional(nodesSchema),
-    },
-    { error: "expected an object with a `clusters` array" },
-  )
-  .check(
-    z.superRefine((config, ctx) => {
-      // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
-      if (
-        !config.clusters &&
-        !config.contexts &&
-        !config.discover &&
-        !config.nodes?.length &&
-        !config.nats
-      )
-        ctx.addIssue({
-          code: "custom",
-          path: ["clusters"],
-          message: "required, unless contexts or discover is true, or nodes or nats are named",
-        });
-      const names = new Set<string>();
-      const ids = new Set<number>();
-      config.clusters?.forEach((cluster, index) => {
-        const id = cluster.id ?? index + 1;
-        if (names.has(cluster.name))
-          ctx.addIssue({
-            code: "custom",
-            path: ["clusters", index, "name"],
-            message: `duplicate name "${cluster.name}"`,
-          });
-        if (ids.has(id))
-          ctx.addIssue({
-            code: "custom",
-            path: ["clusters", index, "id"],
-            message: `duplicate id ${id}`,
-          });
-        names.add(cluster.name);
-        ids.add(id);
-      });
-      const tokens = new Set<string>();
-      config.tokens?.forEach((token, index) => {
-        if (tokens.has(token.name))
-          ctx.addIssue({
-            code: "custom",
-            path: ["tokens", index, "name"],
-            message: `duplicate name "${token.name}"`,
-          });
-        tokens.add(token.name);
-      });
-    }),
-  );
-
-/** Tuning of engine calls, in a cluster or under `defaults` (docs/http-interface.md, "Time limits"). */
-export interface EngineTuningInput {
-  /** Time limit of each engine call, 1 to 600000 ms; default 5000. */
-  timeoutMs?: number;
-  /** Engine calls in flight at once, 1 to 256; default 8. */
-  maxConcurrency?: number;
-  /** How long a read may be served again, 0 to 600000 ms; default 0. */
-  cacheTtlMs?: number;
-  /** Time limit of the engine's disk usage (`/system/df`), 1 to 600000 ms; default 60000. */
-  diskUsageTimeoutMs?: number;
-}
-
-/** A cluster of the config file, as written. */
-export interface ClusterConfigInput extends EngineTuningInput {
-  /** A positive integer, unique; defaults to the cluster's position + 1. */
-  id?: number;
-  /** Letters, digits, `_`, `.` or `-`, starting with a letter or digit, not only digits; unique. */
-  name: string;
-  /** Shown before the name; at most 16 characters, default 🐳. */
-  icon?: string;
-  /** A host name or IP address, a socket path, or a `tcp://`, `unix://` or `ssh://` URL. */
-  host: string;
-  /** Default 2375, 2376 with `tls`, 22 over `ssh://`, 0 for a socket. */
-  port?: number;
-  /** Paths of PEM files; the engine is reached over TLS. */
-  tls?: { ca?: string; cert?: string; key?: string };
-  /** The SSH user (else the one of `host`) and private key file (else the SSH agent). */
-  ssh?: { username?: string; privateKey?: string };
-}
-
-/** A token of `serve` that sees only some clusters (docs/http-interface.md, "Scoped tokens"). */
-export interface TokenInput {
-  name: string;
-  /** The token's SHA-256, 64 hex digits (`docklens token hash` makes it); or `env`. */
-  sha256?: string;
-  /** The environment variable holding the token; or `sha256`. */
-  env?: string;
-  /** Cluster names, or globs of names with `*` and `?`; at least one. */
-  clusters: string[];
-}
 
 /**
- * The config file's shape, as written by the user (docs/http-interface.md, "Configuration file").
+ * The schema of each key of the config file, made the first time a file has the key: a file of
+ * clusters alone makes the clusters' schema, not those of tokens, nodes, NATS or alerts.
  */
-export interface DocklensConfigInput {
-  /**
-   * At least one; none for the clusters docklens finds with no config file (`local`, and as
-   * `contexts` and `discover` say, every other docker context and Podman).
-   */
-  clusters?: ClusterConfigInput[];
-  /** The tuning of every cluster that sets none of its own. */
-  defaults?: EngineTuningInput;
-  /** Show sensitive environment values in container detail (docs/http-interface.md, "Secrets"). */
-  showSecrets?: boolean;
-  /**
-   * The most containers merged logs or stats of many may follow (docs/http-interface.md,
-   * "Selections"); 100 when unset.
-   */
-  maxSelection?: number;
-  /** Add every docker CLI context to the clusters (with no `clusters`, beside `local`). */
-  contexts?: boolean;
-  /**
-   * Add a local Podman socket that exists to the clusters
-   * (docs/http-interface.md, "Where clusters come from").
-   */
-  discover?: boolean;
-  /** Tokens of `serve` that see only some clusters. */
-  tokens?: TokenInput[];
-  /**
-   * Host names `serve` without a token answers beside loopback, addresses and its `--host`
-   * (docs/http-interface.md, "Without a token"); `.example.com` for every name under it.
-   */
-  allowedHosts?: string[];
-  /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
-  maxStreams?: number;
-  /** Alert receivers and rules (README, "Alerts"). */
-  alerts?: AlertsConfigInput;
-  /** Where to find nodes over NATS (README, "Nodes over NATS"). */
-  nats?: NatsConfigInput;
-  /** Other docklens serves whose clusters this one shows as `<node>.<cluster>` (README, "Nodes"). */
-  nodes?: NodeConfigInput[];
+const KEYS = {
+  clusters: cached(() =>
+    z.optional(
+      z
+        .array(clusterSchema(), { error: "expected an array of clusters" })
+        .check(z.minLength(1, "expected at least one cluster")),
+    ),
+  ),
+  defaults: cached(() => z.optional(z.strictObject(fields().tuning))),
+  showSecrets: flag,
+  maxSelection: upTo10000,
+  contexts: flag,
+  discover: flag,
+  tokens: cached(() =>
+    z.optional(z.array(tokenSchema(), { error: "expected an array of tokens" })),
+  ),
+  // Checked where serve uses them (server/exposure.ts), which says what a host name is.
+  allowedHosts: cached(() =>
+    z.optional(z.array(fields().text, { error: "expected an array of host names" })),
+  ),
+  maxStreams: upTo10000,
+  alerts: cached(() => z.optional(alertsSchema())),
+  nats: cached(() => z.optional(natsSchema())),
+  nodes: cached(() => z.optional(nodesSchema())),
+};
+type Shape = { [K in keyof typeof KEYS]: ReturnType<(typeof KEYS)[K]> };
+/** The schema of a config file. */
+type ConfigSchema = z.ZodMiniObject<Shape, z.core.$strict>;
+
+/** What stands for a key the file does not have: optional, so never asked to check anything. */
+const absent = cached(() => z.optional(z.never()));
+
+/**
+ * The schema of the config file `input`: every key known, so that a misspelt one is refused,
+ * each checked by its own schema when `input` has it.
+ */
+function configSchemaFor(input: unknown): ConfigSchema {
+  const has = (key: string) =>
+    typeof input === "object" && input !== null && Object.hasOwn(input, key);
+  const shape = Object.fromEntries(
+    Object.entries(KEYS).map(([key, make]) => [key, has(key) ? make() : absent()]),
+  ) as Shape;
+  return z
+    .strictObject(shape, { error: "expected an object with a `clusters` array" })
+    .check(z.superRefine(checkConfig));
+}
+
+/** What no key's schema checks alone: that some clusters are named, and names and ids are unique. */
+function checkConfig(config: z.output<ConfigSchema>, ctx: z.core.$RefinementCtx): void {
+  // Discovery alone (zero config, plus tokens, say) needs no clusters of the file's own.
+  if (
+    !config.clusters &&
+    !config.contexts &&
+    !config.discover &&
+    !config.nodes?.length &&
+    !config.nats
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["clusters"],
+      message: "required, unless contexts or discover is true, or nodes or nats are named",
+    });
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  config.clusters?.forEach((cluster, index) => {
+    const id = cluster.id ?? index + 1;
+    if (names.has(cluster.name))
+      ctx.addIssue({
+        code: "custom",
+        path: ["clusters", index, "name"],
+        message: `duplicate name "${cluster.name}"`,
+      });
+    if (ids.has(id))
+      ctx.addIssue({
+        code: "custom",
+        path: ["clusters", index, "id"],
+        message: `duplicate id ${id}`,
+      });
+    names.add(cluster.name);
+    ids.add(id);
+  });
+  const tokens = new Set<string>();
+  config.tokens?.forEach((token, index) => {
+    if (tokens.has(token.name))
+      ctx.addIssue({
+        code: "custom",
+        path: ["tokens", index, "name"],
+        message: `duplicate name "${token.name}"`,
+      });
+    tokens.add(token.name);
+  });
 }
 
 /** `true` when `A` and `B` are the same type, property by property. */
@@ -312,9 +145,7 @@ type Same<A, B> =
  * Compiles only while the schema takes exactly {@link DocklensConfigInput}: a field added to one
  * and not the other, or typed otherwise, fails the type check here.
  */
-export type SchemaTakesConfigInput = Assert<
-  Same<z.input<typeof configSchema>, DocklensConfigInput>
->;
+export type SchemaTakesConfigInput = Assert<Same<z.input<ConfigSchema>, DocklensConfigInput>>;
 type Assert<T extends true> = T;
 
 /**
@@ -342,7 +173,8 @@ export function normalizeConfig(
   // zod/mini leaves the messages no schema sets to a locale: the English one classic zod sets
   // (`clusters[0].tls: Invalid input: expected object, received string`), for this parse only.
   // Parsed once per run: zod's compiled fast path would cost a one-shot command more than it saves.
-  const parsed = configSchema.safeParse(input, {
+  const schema = configSchemaFor(input);
+  const parsed = schema.safeParse(input, {
     error: z.locales.en().localeError,
     jitless: true,
   });
@@ -351,7 +183,7 @@ export function normalizeConfig(
     const issues = parsed.error.issues;
     const issue = issues.find((candidate) => candidate.code === "unrecognized_keys") ?? issues[0]!;
     if (issue.code !== "unrecognized_keys") return fail(issue.path, issue.message);
-    const known = Object.keys(shapeAt(issue.path));
+    const known = Object.keys(shapeAt(schema, issue.path));
     const unknown = issue.keys.map((key) => {
       const meant = suggest(key, known);
       return `unknown key ${JSON.stringify(key)}${meant ? ` (did you mean ${JSON.stringify(meant)}?)` : ""}`;
@@ -377,7 +209,10 @@ export function normalizeConfig(
     ),
   );
   const asked = { contexts: contexts ?? false, discover: discover ?? false };
-  const found = clusters ? discoverMore(env, own, asked) : discoverClusters(env, asked);
+  // A hub (nodes or NATS named, no clusters) has no engine of its own unless it asks to discover:
+  // a `local` it never meant would stay listed down where no Docker runs.
+  const hubOnly = !clusters && !contexts && !discover && Boolean(nodes?.length || nats);
+  const found = clusters || hubOnly ? discoverMore(env, own, asked) : discoverClusters(env, asked);
   const all = [...own, ...found.clusters.map((cluster) => ({ ...cluster, ...tuning }))];
   const scoped = (tokens ?? []).map(({ name, sha256, env: variable, clusters: globs }) => ({
     name,
@@ -419,9 +254,9 @@ function unmatchedGlobs(
   );
 }
 
-/** The keys the config allows at `path` (an object inside it), read from the schema itself. */
-function shapeAt(path: ReadonlyArray<PropertyKey>): Record<string, unknown> {
-  let schema: z.ZodMiniType = configSchema;
+/** The keys the config allows at `path` (an object inside it), read from its schema itself. */
+function shapeAt(config: z.ZodMiniType, path: ReadonlyArray<PropertyKey>): Record<string, unknown> {
+  let schema = config;
   for (const part of path) {
     schema = unwrapped(schema);
     if (schema instanceof z.ZodMiniArray) schema = schema.def.element as z.ZodMiniType;

@@ -1,5 +1,6 @@
-// The connection to one engine: a dockerode client over a Unix socket, TCP, TLS or SSH, with its
+// The connection to one engine: dockerode's modem over a Unix socket, TCP, TLS or SSH, with its
 // own pools of sockets. Only the fleet (fleet.ts) builds them.
+import type Modem from "docker-modem";
 import type Dockerode from "dockerode";
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
@@ -11,7 +12,12 @@ import { MAX_SOCKETS, readKeyFile, type EnginePurpose } from "./engine-pools.ts"
 
 export { MAX_ENGINE_STREAMS, type EnginePurpose } from "./engine-pools.ts";
 
-/** Build the backend of one cluster's engine: a dockerode client, loaded here on first use. */
+/**
+ * Build the backend of one cluster's engine: docker-modem, dockerode's modem, loaded here on first
+ * use. Every read goes through the modem alone; dockerode itself (its containers, images,
+ * services, plugins…) loads for an attach, which it makes: a CLI run that reads loads a third
+ * of it.
+ */
 export async function createEngineClient(
   cluster: ClusterConfig,
   purpose: EnginePurpose = "call",
@@ -21,13 +27,12 @@ export async function createEngineClient(
   if (node?.http)
     return (await import("./http-node-backend.ts")).createHttpNodeBackend(node, node.http, purpose);
   if (node?.nats) return (await import("./nats-node-backend.ts")).createNatsNodeBackend(node);
-  const { default: Docker } = await import("dockerode");
+  const { default: Modem } = await import("docker-modem");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
   // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.
   const http = process.getBuiltinModule("node:http");
-  // dockerode 5 takes `agent` (passed to every request); @types/dockerode 4 does not declare it.
   // SSH engines speak plain HTTP through the SSH agent below.
-  const options: Dockerode.DockerOptions & { agent?: import("node:http").Agent } = {
+  const options: Modem.ConstructorOptions = {
     protocol:
       cluster.protocol === "unix" ? undefined : cluster.protocol === "https" ? "https" : "http",
   };
@@ -94,24 +99,28 @@ export async function createEngineClient(
     });
     options.agent = agent;
   }
-  const docker = withoutDockerHost(() => new Docker(options));
+  const modem = withoutDockerHost(() => new Modem(options));
   return {
-    get: (path, signal, getOptions) => dialDocker(docker, path, signal, getOptions),
-    attach: async (id, signal) =>
-      (await docker.getContainer(id).attach({
+    get: (path, signal, getOptions) => dialDocker(modem, path, signal, getOptions),
+    attach: async (id, signal) => {
+      const { default: Docker } = await import("dockerode");
+      // dockerode takes the modem to use (docker.js); @types/dockerode 4 does not declare it.
+      const docker = new Docker({ modem } as Dockerode.DockerOptions);
+      return (await docker.getContainer(id).attach({
         stream: true,
         stdin: false,
         stdout: true,
         stderr: true,
         logs: false,
         abortSignal: signal,
-      })) as unknown as Readable,
+      })) as unknown as Readable;
+    },
     close: () => agent?.destroy(),
   };
 }
 
 /**
- * `make()` with `DOCKER_HOST` unset. dockerode's modem reads it for defaults of its own on every
+ * `make()` with `DOCKER_HOST` unset. docker-modem reads it for defaults of its own on every
  * client, beneath the options docklens passes: an address it cannot parse (`:2375`, which the
  * docker CLI takes) throws, and with `DOCKER_CERT_PATH` set it reads the TLS files there for
  * every engine, plain ones too (and fails where the docker CLI ignores them). docklens has
@@ -134,7 +143,7 @@ const ANY_STATUS = Object.fromEntries(
 );
 
 /**
- * A GET through dockerode's modem, the one way docklens asks an engine for something: with the
+ * A GET through docker-modem, the one way docklens asks an engine for something: with the
  * abort signal wired (some dockerode methods drop it), and the body read by docklens itself, so
  * that JSON is parsed with 64-bit integers kept exact (parseEngineJson). `stream`
  * returns the body as a stream once the engine answered 200; otherwise the parsed JSON. Any
@@ -142,13 +151,13 @@ const ANY_STATUS = Object.fromEntries(
  * names already checked and encoded.
  */
 async function dialDocker(
-  docker: Dockerode,
+  modem: Modem,
   path: string,
   signal: AbortSignal,
   options: EngineGetOptions = {},
 ): Promise<unknown> {
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    docker.modem.dial(
+    modem.dial(
       {
         path: `${path}?`,
         method: "GET",
