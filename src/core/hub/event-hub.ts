@@ -52,6 +52,8 @@ interface ClusterHub {
   opened: number;
   /** The last failed attempt, told to a user that comes while the engine is away. */
   down?: HubSignal & { kind: "down" };
+  /** Ends the wait before the next attempt, while there is one. */
+  retry?: () => void;
 }
 
 const hubs = new WeakMap<EngineSlot, ClusterHub>();
@@ -126,6 +128,14 @@ export function hubStreams(
   return { opened: hub?.opened ?? 0, open: Boolean(hub?.controller) };
 }
 
+/**
+ * Try a cluster's event stream again now, if it waits to reconnect: its engine is known to answer
+ * again (a node heard from after an error), so its users need not wait out the backoff.
+ */
+export function retryEventsNow(cluster: ClusterConfig, options: CoreOptions): void {
+  hubs.get(options.fleet.slot(cluster))?.retry?.();
+}
+
 /** Keep the engine's stream open until the hub's controller aborts. */
 function run(cluster: ClusterConfig, options: CoreOptions, hub: ClusterHub): void {
   const controller = new AbortController();
@@ -177,8 +187,13 @@ function run(cluster: ClusterConfig, options: CoreOptions, hub: ClusterHub): voi
         const delay = jittered(wait);
         hub.down = { kind: "down", error: toErrorBody(error), retryInMs: delay };
         tell(hub.down);
-        await sleep(delay, undefined, { signal }).catch(() => undefined);
-        wait = Math.min(wait * 2, last);
+        const woken = new AbortController();
+        hub.retry = () => woken.abort();
+        await sleep(delay, undefined, { signal: AbortSignal.any([signal, woken.signal]) }).catch(
+          () => undefined,
+        );
+        hub.retry = undefined;
+        wait = woken.signal.aborted ? first : Math.min(wait * 2, last);
       }
     }
   })();

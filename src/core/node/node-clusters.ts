@@ -10,6 +10,7 @@ import {
 import type { Endpoint } from "../config/endpoint.ts";
 import type { Fleet } from "../engine/fleet.ts";
 import type { ErrorBody } from "../errors.ts";
+import { retryEventsNow } from "../hub/event-hub.ts";
 
 /** A node as a transport knows it: its name, how it is reached, and its transport's own fields. */
 export type NodeSource = Omit<NodeLink, "cluster" | "seen" | "error">;
@@ -65,6 +66,8 @@ export function syncNodeClusters(
     if (found) {
       // The same link object: the cluster's engine backend reads it at each call.
       Object.assign(found.node!, source, { seen });
+      // Back after an error: its event stream (and the mirror on it) need not wait out a backoff.
+      if (found.node!.error) retryEventsNow(found, { fleet });
       delete found.node!.error;
       return found;
     }
