@@ -96,8 +96,7 @@ function writeConfig(name, config) {
 const startNodes = (natsUrl, configs) => hostNodes(natsUrl, configs, { perProcess });
 
 async function partOne() {
-  // The hub has an engine of its own (without one, its config's default engine fails, and a
-  // cluster that fails has `/list/containers` built anew at each request).
+  // The hub has an engine of its own, as a hub on a Docker host has (and so 12,120 containers).
   const total = (nodes + 1) * perEngine;
   console.log(
     `\n1. ${nodes} nodes over NATS and a hub's own engine, ${perEngine} containers each ` +
