@@ -26,7 +26,7 @@ beforeAll(async () => {
   const config = await writeConfig("mirror.json", {
     clusters: [
       { name: "alpha", host: engines.hostA },
-      { name: "pod", host: engines.hostP },
+      { name: "pod", host: engines.hostP, timeoutMs: engines.podTimeoutMs },
       { name: "linked", host: "127.0.0.1", port: proxy.port },
       hang,
     ],

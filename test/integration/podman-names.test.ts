@@ -24,7 +24,7 @@ beforeAll(async () => {
   config = await writeConfig("podman-and-docker.json", {
     clusters: [
       { name: "alpha", host: engines.hostA },
-      { name: "pod", host: engines.hostP },
+      { name: "pod", host: engines.hostP, timeoutMs: engines.podTimeoutMs },
     ],
   });
   server = await startServer({ log: false, fleet: await loadFleet({ configPath: config }) });

@@ -121,6 +121,7 @@ async function startEngines(): Promise<StartedEngines> {
       configPath: join(tmp, "config", "docklens.config.json"),
       deadTimeoutMs: 2000,
       hangTimeoutMs: 800,
+      podTimeoutMs: 15_000,
       tmp,
     };
     await mkdir(join(tmp, "config"));
@@ -137,8 +138,9 @@ async function startEngines(): Promise<StartedEngines> {
     );
     await writeFile(
       engines.podmanConfigPath,
-      // Podman's /info reads its whole store: several seconds on a loaded machine, past 5 s.
-      JSON.stringify({ clusters: [{ name: "pod", host: hostP, timeoutMs: 15_000 }] }),
+      JSON.stringify({
+        clusters: [{ name: "pod", host: hostP, timeoutMs: engines.podTimeoutMs }],
+      }),
     );
     const before = await Promise.all([hostA, adminB, hostP].map(engineState));
     // docklens only reads: after the whole suite, both engines must be as the fixtures left them.

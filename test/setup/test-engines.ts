@@ -15,6 +15,8 @@ export interface TestEngines {
   /** The time limits of the dead and hanging clusters. */
   deadTimeoutMs: number;
   hangTimeoutMs: number;
+  /** The time limit of a cluster on Podman: its /info reads its whole store, past 5 s under load. */
+  podTimeoutMs: number;
   /** A scratch directory the tests may write into. */
   tmp: string;
 }
