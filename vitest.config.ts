@@ -12,7 +12,9 @@ const env = { DOCKLENS_FREEZE_SHARED_READS: "1" };
  * network made, stopped or removed on A, B or Podman: engines of their own are theirs). They run
  * several at once, beside the unit files: they mostly wait on engines, serve and browsers, not on
  * the CPU. Every other integration file (a new one too, until it is listed here) runs alone,
- * after them, since what it changes would show in the lists the others compare with docker's.
+ * since what it changes would show in the lists the others compare with docker's: after them in
+ * one vitest run; `npm test` (scripts/test.sh) runs those that drive no browser beside them
+ * instead, in a second vitest run with engines of its own.
  */
 const READ_ONLY = [
   "across",
@@ -64,14 +66,16 @@ const ALONE = readdirSync(new URL("test/integration", import.meta.url), {
 })
   .map((name) => `test/integration/${name}`)
   .filter((path) => path.endsWith(".test.ts") && !READ_ONLY.includes(path));
+/** Those of them that drive a browser. */
+const BROWSER = ALONE.filter((path) => path.startsWith("test/integration/browser/"));
 /** How many files of the first group run at once. */
 const AT_ONCE = 4;
 
 const integration = {
   env,
-  // Starts two real dockerd engines with fixtures; fails (never skips) without Docker. Both
-  // integration projects share them (engines.ts). The run's temp dir first: made before the
-  // engines start, checked after they stopped.
+  // Starts real dockerd and Podman engines with fixtures; fails (never skips) without them. The
+  // integration projects of a vitest run share them (engines.ts). The run's temp dir first:
+  // made before the engines start, checked after they stopped.
   globalSetup: ["test/setup/temp-dir.ts", "test/setup/engines.ts"],
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -107,9 +111,20 @@ export default defineConfig({
         test: {
           ...integration,
           name: "integration-alone",
-          include: ALONE,
+          include: ALONE.filter((path) => !BROWSER.includes(path)),
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...integration,
+          // The browser files that change engines: after the read-only ones, which a browser
+          // beside them would slow (scripts/test.sh runs integration-alone beside all three).
+          name: "integration-browser",
+          include: BROWSER,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

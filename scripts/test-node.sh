@@ -4,12 +4,18 @@
 #   scripts/test-node.sh 26 test/integration/serve.test.ts      (some files only)
 # Its node comes first on PATH, so that what the tests start (the CLI, npx) runs on it too.
 # The dashboard's browser tests run once, in `npm test`: the page does not depend on the
-# server's Node version.
+# server's Node version; nor does type-checking a consumer of the published types.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:?usage: scripts/test-node.sh VERSION [FILE...]}
 shift
 node_path=$(npm exec --yes --package "node@$version" -- node -e 'process.stdout.write(process.execPath)')
 echo "== tests on Node $("$node_path" --version)"
-PATH="$(dirname "$node_path"):$PATH" "$node_path" node_modules/vitest/vitest.mjs run \
-  --exclude 'test/integration/browser/**' --exclude '**/node_modules/**' "$@"
+export PATH="$(dirname "$node_path"):$PATH"
+exclude=(--exclude 'test/integration/browser/**' --exclude test/integration/published-types.test.ts
+  --exclude '**/node_modules/**')
+if [ "$#" -gt 0 ]; then
+  node node_modules/vitest/vitest.mjs run "${exclude[@]}" "$@"
+else
+  bash scripts/test.sh "${exclude[@]}"
+fi

@@ -64,7 +64,9 @@ export async function fixturesA(host: string): Promise<void> {
       "-c",
       TICKER,
     ),
-    // Health: one whose probe always fails (unhealthy within a second or two), one still starting.
+    // Health: one whose probe always fails (unhealthy at its first probe), one still starting, one
+    // healthy. Probes every 5 s, not 1: each is an exec (runc, three events), which at 1 s cost a
+    // tenth of a core through the whole run.
     docker(
       host,
       "run",
@@ -76,7 +78,7 @@ export async function fixturesA(host: string): Promise<void> {
       "--health-cmd",
       "echo probe failed; exit 1",
       "--health-interval",
-      "1s",
+      "5s",
       "--health-retries",
       "1",
       IMAGE,
@@ -108,7 +110,7 @@ export async function fixturesA(host: string): Promise<void> {
       "--health-cmd",
       "true",
       "--health-interval",
-      "1s",
+      "5s",
       IMAGE,
       "sleep",
       "100000",

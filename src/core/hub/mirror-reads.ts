@@ -59,7 +59,8 @@ export async function readContainers(
         (item.HostConfig || Object.keys(networks ?? {}).length)
       )
         return [item.Id, { item, state: { Status: "created" } }];
-      return [item.Id, { item }];
+      // Its network mode is set when it is made: what its last inspect told holds meanwhile.
+      return [item.Id, before?.networkMode ? { item, networkMode: before.networkMode } : { item }];
     }),
   );
 }
