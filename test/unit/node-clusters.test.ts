@@ -2,7 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TUNING, toClusterConfig } from "../../src/core/config/cluster-config.ts";
+import {
+  DEFAULT_TUNING,
+  namesNodeCluster,
+  toClusterConfig,
+} from "../../src/core/config/cluster-config.ts";
 import { normalizeConfig } from "../../src/core/config/config-schema.ts";
 import { loadConfig } from "../../src/core/config/config.ts";
 import { parseEndpoint } from "../../src/core/config/endpoint.ts";
@@ -122,5 +126,20 @@ describe("a config's nodes", () => {
     } finally {
       await rm(temp, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a reference to a node's cluster (token globs, alert rules)", () => {
+  const nodes = [{ name: "edge" }, { name: "far" }];
+  it.each([
+    ["edge.web", true],
+    ["edge.*", true],
+    ["far.alpha", true],
+    ["edge", false],
+    ["edgeway.web", false],
+    ["*.web", false],
+    ["home", false],
+  ])("%s: %s", (ref, ofNode) => {
+    expect(namesNodeCluster(ref, nodes)).toBe(ofNode);
   });
 });

@@ -1,7 +1,7 @@
 // What a rule looks at: a selection as `/logs` makes one (cluster, project, filter), checked once
 // when the rules start, so that a rule naming an unknown cluster stops serve, naming the rule. Its
 // clusters are found again as nodes' clusters come and go (a rule of `edge.*` follows them).
-import { clusterGlob, type ClusterConfig } from "../config/cluster-config.ts";
+import { clusterGlob, namesNodeCluster, type ClusterConfig } from "../config/cluster-config.ts";
 import { listAllContainers, type ClusterContainerItem } from "../containers/list-containers.ts";
 import { projectOf } from "../containers/projects.ts";
 import { isSelected, type SelectedContainer } from "../containers/selection.ts";
@@ -63,9 +63,8 @@ function clusterTest(ref: string): (cluster: ClusterConfig) => boolean {
  */
 function checkClusterRef(ref: string, options: CoreOptions): void {
   const { clusters, nodes, nats } = options.fleet.config;
-  const ofNode =
-    nodes?.some((node) => ref.startsWith(`${node.name}.`)) ||
-    (nats !== undefined && ref.includes("."));
+  // Over NATS any node may answer: a dotted name may be a cluster of one not heard yet.
+  const ofNode = namesNodeCluster(ref, nodes ?? []) || (nats !== undefined && ref.includes("."));
   if (ofNode || clusters.some(clusterTest(ref))) return;
   if (!/[*?]/.test(ref)) resolveCluster(ref, options); // Its error names the clusters known.
   const known = clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");

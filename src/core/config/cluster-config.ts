@@ -145,6 +145,14 @@ export function clusterGlob(pattern: string): RegExp {
   );
 }
 
+/**
+ * Whether `ref` (a name or glob: `edge.web`, `edge.*`) names a cluster of one of `nodes`, which
+ * the hub knows only once that node answers: no typo for a cluster missing now.
+ */
+export function namesNodeCluster(ref: string, nodes: ReadonlyArray<{ name: string }>): boolean {
+  return nodes.some((node) => ref.startsWith(`${node.name}.`));
+}
+
 /** What a cluster is made from: as written (validated) or as found, before defaults. */
 export type ClusterInput = {
   id: number;

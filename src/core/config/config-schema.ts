@@ -5,6 +5,7 @@ import leven from "leven";
 import { z } from "zod/mini";
 import {
   clusterGlob,
+  namesNodeCluster,
   DEFAULT_TUNING,
   toClusterConfig,
   type ClusterConfig,
@@ -241,11 +242,9 @@ function unmatchedGlobs(
   clusters: readonly ClusterConfig[],
   nodes: readonly NodeConfigInput[],
 ) {
-  // A node's clusters are known once it answers: `edge.*` is no typo when a node is `edge`.
-  const ofNode = (glob: string) => nodes.some((node) => glob.startsWith(`${node.name}.`));
   return tokens.flatMap((token) =>
     token.clusters
-      .filter((glob) => !ofNode(glob))
+      .filter((glob) => !namesNodeCluster(glob, nodes))
       .filter((glob) => !clusters.some((cluster) => clusterGlob(glob).test(cluster.name)))
       .map(
         (glob) =>
