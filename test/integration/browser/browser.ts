@@ -13,7 +13,7 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, vi } from "vitest";
 import { loadFleet, type Fleet } from "../../../src/core/engine/fleet.ts";
 import type { CreateAppOptions } from "../../../src/server/app.ts";
 import { engines } from "../helpers.ts";
@@ -22,6 +22,10 @@ import { startServer, type TestServer } from "../server-helpers.ts";
 // whose refused connections this machine's closed network would otherwise answer by the score;
 // bench/ui.mjs launches it with the same.
 import ARGS from "./chromium-args.json" with { type: "json" };
+
+// A page's test gets 60 s, not the suite's 30: beside other files on a loaded machine's two
+// cores, a browser slows most (a token test that takes 5 s passed 30 s once so).
+vi.setConfig({ testTimeout: 60_000 });
 
 /** Debian's package (scripts/test-deps.sh installs it); never a downloaded browser. */
 export const CHROMIUM = process.env.DOCKLENS_CHROMIUM ?? "/usr/bin/chromium";
