@@ -18,12 +18,13 @@ export interface LinkProxy {
 
 /**
  * Proxy to the engine at `target` (TCP `{ port }` or `{ path }` of a unix socket), delaying answers
- * by `delayMs`; requests whose line matches `hold` are never passed on: the engine hangs on them.
+ * by `delayMs`; requests whose line matches `hold` are never passed on: the engine hangs on them
+ * (a RegExp, or a test that turns holding on later).
  */
 export async function startProxy(
   target: { port: number } | { path: string },
   delayMs = 0,
-  hold?: RegExp,
+  hold?: { test(line: string): boolean },
 ): Promise<LinkProxy> {
   const sockets = new Set<Socket>();
   const proxy: LinkProxy = { port: 0, requests: [], cancelled: 0, cut, restore, close: cut };

@@ -20,8 +20,9 @@ export interface MirroredContainer {
 }
 
 /**
- * The engine's list items (all, or those of `filters`), in one call: a container whose derived
- * `Status` equals the listed one keeps the times `known` holds, one never started needs none;
+ * The engine's list items (all, or those of `filters`), in one call. A container keeps the
+ * network mode `known` holds of it, and its times too when its derived `Status` equals the listed
+ * one (an entry of `known` without `state` lends its mode alone); one never started needs none;
  * the others are left for {@link inspectContainers}, so that a list of 12,000 waits for no
  * inspect.
  */

@@ -102,7 +102,15 @@ async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   mirror.reading = new Set(ids);
   mirror.dirty.clear();
   try {
-    const found = await readContainers(cluster, options, mirror.wording, { id: ids });
+    // Their network modes carry over, not their times: the event may have moved those (inspects
+    // follow).
+    const known = new Map(
+      ids.flatMap((id) => {
+        const entry = mirror.containers.get(id);
+        return entry ? [[id, { item: entry.item, networkMode: entry.networkMode }] as const] : [];
+      }),
+    );
+    const found = await readContainers(cluster, options, mirror.wording, { id: ids }, known);
     for (const id of ids) {
       const entry = found.get(id);
       if (!entry) mirror.containers.delete(id);
