@@ -8,7 +8,7 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { fleetHubOptions, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
 import { DocklensError } from "../errors.ts";
-import { subscribeEvents, type HubSubscription } from "./event-hub.ts";
+import { retryEventsNow, subscribeEvents, type HubSubscription } from "./event-hub.ts";
 import type { MirroredContainer } from "./mirror-reads.ts";
 import { markDown, relist, settle, touch, touchedContainer, type Mirror } from "./mirror-upkeep.ts";
 import { nextStatusChange, statusText } from "./status-text.ts";
@@ -115,6 +115,22 @@ export function followMirror(
       if (mirror.followers.delete(changed)) mirror.lastUsed = Date.now();
     },
   };
+}
+
+/**
+ * A cluster's engine is known to answer again (a node heard from after an error): its event
+ * stream need not wait out a backoff, and a mirror that is down lists again now, its readers
+ * waiting for that list rather than failing with the error it kept.
+ */
+export function retryClusterNow(cluster: ClusterConfig, options: CoreOptions): void {
+  retryEventsNow(cluster, options);
+  const slot = options.fleet.slot(cluster);
+  const mirror = mirrors.get(slot);
+  if (mirror?.status !== "down") return;
+  slot.down = undefined;
+  // The list ends live or down again, and either way wakes the readers (settle).
+  mirror.status = "opening";
+  void relist(cluster, options, mirror);
 }
 
 function heldMirror(cluster: ClusterConfig, options: CoreOptions, graceMs: number): Mirror {

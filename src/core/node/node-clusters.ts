@@ -10,7 +10,7 @@ import {
 import type { Endpoint } from "../config/endpoint.ts";
 import type { Fleet } from "../engine/fleet.ts";
 import type { ErrorBody } from "../errors.ts";
-import { retryEventsNow } from "../hub/event-hub.ts";
+import { retryClusterNow } from "../hub/container-mirror.ts";
 
 /** A node as a transport knows it: its name, how it is reached, and its transport's own fields. */
 export type NodeSource = Omit<NodeLink, "cluster" | "seen" | "error">;
@@ -64,11 +64,12 @@ export function syncNodeClusters(
     const name = `${source.name}.${offered.name}`;
     const found = own.find((cluster) => cluster.name === name && cluster.node?.cluster);
     if (found) {
+      const wasDown = Boolean(found.node!.error);
       // The same link object: the cluster's engine backend reads it at each call.
       Object.assign(found.node!, source, { seen });
-      // Back after an error: its event stream (and the mirror on it) need not wait out a backoff.
-      if (found.node!.error) retryEventsNow(found, { fleet });
+      // Back after an error: its link is up before its event stream and mirror are.
       delete found.node!.error;
+      if (wasDown) retryClusterNow(found, { fleet });
       return found;
     }
     return make(name, offered.icon, { ...source, cluster: offered.name, seen });
