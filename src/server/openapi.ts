@@ -32,12 +32,11 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
       // A client at its cap of streams; docklens's own engine streams of a cluster all taken.
       ...(route.ndjson ? (["TOO_MANY_STREAMS", "STREAM_POOL_FULL"] as const) : []),
     ];
-    // A stream is NDJSON, or Server-Sent Events for a client that asks for them.
-    const ndjson = route.ndjson
-      ? {
-          "application/x-ndjson": { schema: ref(route.ndjson.schema) },
-          "text/event-stream": { schema: ref(route.ndjson.schema) },
-        }
+    // A stream is NDJSON, or Server-Sent Events for a client that asks for them; any stream may
+    // end with a last line `{ "error": … }` (docs/http-interface.md, "Streams").
+    const line = route.ndjson && { oneOf: [ref(route.ndjson.schema), ref("Error")] };
+    const ndjson = line
+      ? { "application/x-ndjson": { schema: line }, "text/event-stream": { schema: line } }
       : {};
     const json = route.text
       ? { [route.text.split(";")[0]!]: { schema: ref(route.schema) } }

@@ -9,7 +9,6 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type {
   AttachLine,
   ContainerWatchLine,
-  ErrorBody,
   ClusterError,
   ClusterRef,
   InspectClusterResult,
@@ -107,9 +106,9 @@ interface Published {
   AllDiskUsage: AllDiskUsageResult;
   MergedLogLine: MergedLogLine;
   MergedLogLines: ReadMergedLogsResult;
-  MergedLogItem: MergedLogLine | LogStatusLine | { error: ErrorBody };
+  MergedLogItem: MergedLogLine | LogStatusLine;
   AllStats: AllStatsResult;
-  ContainerWatchLine: ContainerWatchLine | { error: ErrorBody };
+  ContainerWatchLine: ContainerWatchLine;
   Alerts: ListAlertsResult;
 }
 

@@ -104,7 +104,6 @@ export const CLUSTER_SCHEMAS = {
         "Type",
         "Action",
       ]),
-      closed({ error: ref("ErrorBody") }),
     ],
   },
 } as const satisfies Record<string, Schema>;

@@ -60,7 +60,6 @@ export const SELECTION_SCHEMAS = {
         },
         ["cluster", "status", "time"],
       ),
-      closed({ error: ref("ErrorBody") }),
     ],
   },
   AllStats: closed({

@@ -18,7 +18,6 @@ export const WATCH_SCHEMAS = {
       closed({ type: { const: "removed" }, cluster: ref("ClusterRef"), id: str }),
       closed({ type: { const: "waiting" }, cluster: ref("ClusterRef") }),
       closed({ type: { const: "down" }, cluster: ref("ClusterRef"), error: ref("ErrorBody") }),
-      closed({ error: ref("ErrorBody") }),
     ],
   },
 } as const;
