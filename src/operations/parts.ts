@@ -41,6 +41,14 @@ export function defineCommand<
 }
 
 export const CLUSTER_ARG = ["<cluster>", "cluster name or id"] as const;
+/**
+ * A cluster that may be left out when the config has only one, as docker's commands need none:
+ * run.ts names it before the call.
+ */
+export const ONLY_CLUSTER_ARG = [
+  "[cluster]",
+  "cluster name or id; may be left out when there is only one",
+] as const;
 export const CLUSTERS_ARG = [
   "[cluster...]",
   "cluster names or ids; every cluster when none",

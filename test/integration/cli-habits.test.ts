@@ -228,6 +228,31 @@ describe("docker's habits", () => {
     expect(digitless(theirs)).toEqual(digitless(ours));
   });
 
+  it("containers, networks and volumes need no cluster named when the config has one, as docker's", async () => {
+    const one = await configOf("one-cluster.json", ["alpha"]);
+    for (const [command, key] of [
+      ["containers", "containers"],
+      ["networks", "networks"],
+      ["volumes", "Volumes"],
+    ] as const) {
+      const [left, named] = await Promise.all([
+        cli([command, "--json", "--config", one]),
+        cli([command, "alpha", "--json", "--config", one]),
+      ]);
+      expect(left.code, left.stderr).toBe(0);
+      const ids = (result: typeof left) =>
+        (JSON.parse(result.stdout) as Record<string, Array<{ Id?: string; Name: string }>>)
+          [key]!.map((item) => item.Id ?? item.Name)
+          .sort();
+      expect(ids(left)).toEqual(ids(named));
+    }
+    // With several, which to name: nothing is asked.
+    const result = await withConfig("volumes");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^docklens: name a cluster: there are \d+ \(1 alpha, 7 bravo, /);
+  });
+
   it("a command group alone prints its help and exits 0, as docker's do", async () => {
     const result = await cli(["token"]);
     expect(result.code).toBe(0);
