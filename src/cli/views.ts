@@ -104,13 +104,13 @@ export const VIEWS: Record<string, AnyView> = {
   images: view({
     view:
       (render, options: Format & { quiet?: boolean }) =>
-      (result: ListImagesResult | ListAllImagesResult, colors) =>
+      (result: ListImagesResult | (ListAllImagesResult & { oneCluster?: boolean }), colors) =>
         render.imagesTable(
           result.images,
           colors,
           // docker images -q prints {{.ID}} a row; across clusters each says its cluster.
           options.quiet
-            ? "errors" in result
+            ? "errors" in result && !result.oneCluster
               ? "{{.Cluster}}/{{.ID}}"
               : "{{.ID}}"
             : options.format,

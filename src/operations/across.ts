@@ -1,5 +1,6 @@
 // The operations over every cluster at once (or those named): each entry its route and the
 // command that mirrors it.
+import type { CoreOptions } from "../core/engine/fleet.ts";
 import type { Operation } from "./operation.ts";
 import {
   ACROSS_ERRORS,
@@ -64,7 +65,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
         },
         {
           flags: "-q, --quiet",
-          description: "only ids, a line each: bare for one cluster named, else cluster/id",
+          description:
+            "only ids, a line each: bare for one cluster (named, or the only one), else cluster/id",
         },
         {
           flags: "-n, --last <n>",
@@ -120,14 +122,14 @@ export const ACROSS_OPERATIONS: Operation[] = [
               running: body.running.filter((item) => ids.has(item.Id)),
               containers: shown,
             };
-          return { ...body, shown, newest: true, oneCluster: clusters.length === 1 };
+          return { ...body, shown, newest: true, oneCluster: asksOne(clusters, coreOptions) };
         }
         // Without -a, the table lists what docker ps does; --json prints the route's body.
         if (options.json) return body;
         return {
           ...body,
           shown: options.all ? body.containers : psDefault(body.containers, filters),
-          oneCluster: clusters.length === 1,
+          oneCluster: asksOne(clusters, coreOptions),
         };
       },
       hooks: ([clusters]) => acrossHooks(clusters),
@@ -151,7 +153,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
         filterOption("images"),
         {
           flags: "-q, --quiet",
-          description: "only image ids, a line each: bare for one cluster named, else cluster/id",
+          description:
+            "only image ids, a line each: bare for one cluster (named, or the only one), else cluster/id",
         },
         {
           flags: "--format <template>",
@@ -166,12 +169,12 @@ export const ACROSS_OPERATIONS: Operation[] = [
         ["docklens images --filter dangling=true"],
       ],
       input: IMAGES_INPUT,
-      call: async ([clusters], _, coreOptions, { filter: filters }) => {
+      call: async ([clusters], options, coreOptions, { filter: filters }) => {
         const { listAllImages, listImages } = await images();
         // One cluster mirrors /list/:cluster/images; none or several, /list/images.
-        return clusters.length === 1
-          ? listImages(clusters[0]!, { ...coreOptions, filters })
-          : listAllImages({ ...coreOptions, clusters, filters });
+        if (clusters.length === 1) return listImages(clusters[0]!, { ...coreOptions, filters });
+        const body = await listAllImages({ ...coreOptions, clusters, filters });
+        return options.json ? body : { ...body, oneCluster: asksOne(clusters, coreOptions) };
       },
       hooks: ([clusters]) => acrossHooks(clusters),
     }),
@@ -281,4 +284,9 @@ function parseLast(value: string): number {
  */
 function lastCreated<T extends { Created: string }>(containers: readonly T[], n: number): T[] {
   return [...containers].sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created)).slice(0, n);
+}
+
+/** Whether a command asks one cluster: one named, or none named of a config that has one. */
+function asksOne(clusters: readonly string[], coreOptions: CoreOptions): boolean {
+  return (clusters.length || coreOptions.fleet.config.clusters.length) === 1;
 }

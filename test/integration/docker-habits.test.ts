@@ -54,6 +54,20 @@ describe("ids for docker's own commands", () => {
     expect(ours).toEqual(await dockerIds(engines.hostA, "ps", "-q"));
   });
 
+  it("ps -q and images -q of a config of one cluster print bare ids, as docker's, with no cluster named", async () => {
+    const one = await writeConfig("one.json", {
+      clusters: [{ name: "alpha", host: engines.hostA }],
+    });
+    const [ps, images] = await Promise.all([
+      cli(["ps", "-q", "--config", one]),
+      cli(["images", "-q", "--config", one]),
+    ]);
+    expect(ps.stdout.trim().split("\n").sort()).toEqual(await dockerIds(engines.hostA, "ps", "-q"));
+    expect(images.stdout.trim().split("\n").sort()).toEqual(
+      (await docker(engines.hostA, "images", "-q")).split("\n").sort(),
+    );
+  });
+
   it("ps -q of several clusters, or of all, prints cluster/id", async () => {
     const lines = (await withConfig("ps", "alpha", "bravo", "-q")).stdout.trim().split("\n");
     expect(lines.every((line) => /^(alpha|bravo)\/[0-9a-f]{12}$/.test(line))).toBe(true);
