@@ -6,6 +6,7 @@ import type { AnyCommandSpec, CommandOptions, OptionSpec } from "../operations/c
 import { COMMON_OPTIONS } from "../operations/parts.ts";
 import { OPERATION_COMMANDS } from "../operations/table.ts";
 import { commandIndex, groupHelp, normalizeArgs } from "./argv.ts";
+import { leadsWithCluster, missingArgument } from "./left-out-cluster.ts";
 import { escapeControls } from "./render/escape.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
 
@@ -79,7 +80,13 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
   // With subcommands and an action of its own, commander takes a misspelt subcommand for an
   // argument: `detail containr` is caught in the action instead.
   if (parent !== program) parent.allowExcessArguments();
-  for (const [name, description] of spec.args ?? []) command.argument(name, description);
+  // A leading cluster may be left out (left-out-cluster.ts): to commander every argument is
+  // optional then, and the action counts them.
+  const lone = leadsWithCluster(spec);
+  for (const [name, description] of spec.args ?? [])
+    command.argument(lone ? name.replace(/^<(.*)>$/, "[$1]") : name, description);
+  if (lone)
+    command.usage(["[options] [cluster]", ...spec.args!.slice(1).map(([name]) => name)].join(" "));
   for (const option of [...(spec.bare ? [] : COMMON_OPTIONS), ...(spec.options ?? [])]) {
     if (option.parse) command.option(option.flags, option.description, usageChecked(option));
     else command.option(option.flags, option.description, option.default);
@@ -92,6 +99,11 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
       return unknownSubcommand(command);
     // A group alone (`token`) prints its help and exits 0, as docker's groups do.
     if (!spec.call && !spec.action) return command.help();
+    const missing = missingArgument(spec, args);
+    if (missing)
+      command.error(`error: missing required argument '${missing}'`, {
+        code: "commander.missingArgument",
+      });
     const problem = spec.check?.(args, options);
     if (problem) command.error(`error: ${problem}`, { exitCode: 2 });
     if (spec.action) return spec.action(args, options, command);

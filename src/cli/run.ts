@@ -5,9 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet } from "../core/engine/fleet.ts";
 import { toJsonText } from "../core/json.ts";
-import type { ClusterConfig } from "../core/config/cluster-config.ts";
 import type { AnyCommandSpec, CommandOptions } from "../operations/command.ts";
-import { ONLY_CLUSTER_ARG } from "../operations/parts.ts";
+import type { SelectionFlags } from "../operations/selection-flags.ts";
+import { withCluster } from "./left-out-cluster.ts";
 import { viewOf, type Render } from "./views.ts";
 
 /**
@@ -72,7 +72,6 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   // main.ts runs only entries with a core call here.
   const input = await inputOf(spec, options);
   const query = spec.call!;
-  const hooks = spec.hooks?.(args, options) ?? {};
   // A watch keeps each engine's container mirror (list once, then its events), as serve does,
   // rather than listing every engine again each round (core/hub/).
   const fleet = await loadFleet({
@@ -87,12 +86,13 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
     ? await (await import("../core/node/nats-nodes.ts")).joinNatsNodes(fleet)
     : undefined;
   if (targetsAll(spec, args)) printWarnings(fleet.config.warnings);
-  args = withCluster(spec, args, fleet.config.clusters);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
   const stop = () => controller.abort();
   const coreOptions = { fleet, signal: controller.signal };
   try {
+    args = withCluster(spec, args, fleet.config.clusters, options as SelectionFlags);
+    const hooks = spec.hooks?.(args, options) ?? {};
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
     const { view: viewFor, raw } = viewOf(spec);
@@ -173,25 +173,6 @@ async function watch(
  * Whether a command is about every cluster (`ps` alone, `clusters`, `config`): only those warn of
  * what the config load skipped; naming a skipped context says why it is not a cluster.
  */
-/**
- * `args` with a `[cluster]` left out ({@link ONLY_CLUSTER_ARG}) filled in with the config's only
- * cluster; with several, the error names them.
- */
-function withCluster(
-  spec: AnyCommandSpec,
-  args: unknown[],
-  clusters: readonly ClusterConfig[],
-): unknown[] {
-  if (spec.args?.[0] !== ONLY_CLUSTER_ARG || args[0] !== undefined) return args;
-  if (clusters.length === 1) return [clusters[0]!.name, ...args.slice(1)];
-  if (!clusters.length) throw new DocklensError("CLUSTER_NOT_FOUND", "no cluster to ask");
-  const known = clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");
-  throw new DocklensError(
-    "AMBIGUOUS_NAME",
-    `name a cluster: there are ${clusters.length} (${known})`,
-  );
-}
-
 function targetsAll(spec: AnyCommandSpec, args: unknown[]): boolean {
   const first = spec.args?.[0]?.[0];
   return !/^[<[]cluster/.test(first ?? "") || args[0] === undefined || (args[0] as []).length === 0;

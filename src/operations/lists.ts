@@ -4,13 +4,13 @@ import type { ListClustersResult } from "../core/clusters/clusters.ts";
 import type { Operation } from "./operation.ts";
 import {
   acrossHooks,
+  CLUSTER_ARG,
   clusterList,
   CONTAINER_LIST_INPUT,
   containerListOptions,
   defineCommand,
   filterOption,
   LIST_ERRORS,
-  ONLY_CLUSTER_ARG,
   SIZE_OPTION,
   WATCH_OPTION,
   wantsSize,
@@ -97,7 +97,7 @@ export const LIST_OPERATIONS: Operation[] = [
     command: defineCommand({
       name: ["containers"],
       description: "list the containers of a cluster, stopped ones included",
-      args: [ONLY_CLUSTER_ARG],
+      args: [CLUSTER_ARG],
       options: [
         filterOption("containers"),
         WATCH_OPTION,
@@ -119,7 +119,7 @@ export const LIST_OPERATIONS: Operation[] = [
         ["docklens containers local --json | jq -r '.running[].Names[0]'"],
       ],
       input: CONTAINER_LIST_INPUT,
-      call: async ([cluster]: [string], options, coreOptions, input) =>
+      call: async ([cluster], options, coreOptions, input) =>
         (await containers()).listContainers(cluster, {
           ...coreOptions,
           filters: input.filter,
@@ -140,7 +140,7 @@ export const LIST_OPERATIONS: Operation[] = [
     command: defineCommand({
       name: ["networks"],
       description: "list the networks of a cluster",
-      args: [ONLY_CLUSTER_ARG],
+      args: [CLUSTER_ARG],
       options: [filterOption("networks")],
       examples: [
         ["docklens networks local"],
@@ -163,7 +163,7 @@ export const LIST_OPERATIONS: Operation[] = [
     command: defineCommand({
       name: ["volumes"],
       description: "list the volumes of a cluster",
-      args: [ONLY_CLUSTER_ARG],
+      args: [CLUSTER_ARG],
       options: [filterOption("volumes")],
       examples: [
         ["docklens volumes local"],

@@ -40,13 +40,12 @@ export function defineCommand<
   return spec;
 }
 
-export const CLUSTER_ARG = ["<cluster>", "cluster name or id"] as const;
 /**
- * A cluster that may be left out when the config has only one, as docker's commands need none:
- * run.ts names it before the call.
+ * A command's first argument, the cluster: it may be left out when the config has only one, as
+ * docker's commands name no engine (the CLI fills it in, cli/run.ts).
  */
-export const ONLY_CLUSTER_ARG = [
-  "[cluster]",
+export const CLUSTER_ARG = [
+  "<cluster>",
   "cluster name or id; may be left out when there is only one",
 ] as const;
 export const CLUSTERS_ARG = [

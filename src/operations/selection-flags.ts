@@ -6,7 +6,11 @@ import { collect } from "./parts.ts";
 
 /** `[cluster] [container]`: both name one container; neither, or the cluster alone, a selection. */
 export const OPTIONAL_CONTAINER = [
-  ["[cluster]", "cluster name or id; alone, that cluster's containers"],
+  [
+    "[cluster]",
+    "cluster name or id; alone, that cluster's containers (with only one cluster, a " +
+      "container's name alone is that container)",
+  ],
   ["[container]", "container name, id or id prefix; without it, a selection's containers"],
 ] as const;
 
@@ -25,7 +29,7 @@ export const SELECTION_OPTIONS = [
   },
 ];
 
-interface SelectionFlags {
+export interface SelectionFlags {
   cluster?: string[];
   project?: string;
   filter?: string[];
