@@ -42,7 +42,7 @@ export function defineCommand<
 
 /**
  * A command's first argument, the cluster: it may be left out when the config has only one, as
- * docker's commands name no engine (the CLI fills it in, cli/run.ts).
+ * docker's commands name no engine (the CLI fills it in: cli/left-out-cluster.ts).
  */
 export const CLUSTER_ARG = [
   "<cluster>",

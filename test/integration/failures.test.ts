@@ -63,11 +63,12 @@ describe("usage", () => {
   });
 
   it("usage errors exit 2 with a message on stderr only", async () => {
+    // A leading cluster may be left out (with one cluster, it is that one): more may not.
     for (const args of [
-      ["containers"],
+      ["top"],
       ["nonsense"],
       ["containers", "a", "--bogus"],
-      ["detail", "container", "alpha"],
+      ["detail", "container"],
       ["detail", "image-of"],
     ]) {
       const result = await cli(args);
