@@ -1,6 +1,7 @@
 // A leading `<cluster>` left out: with one cluster in the config, docklens asks it, as docker's
 // commands name no engine (`docklens logs web`, `docklens volumes`).
 import type { ClusterConfig } from "../core/config/cluster-config.ts";
+import { knownClusters } from "../core/engine/fleet.ts";
 import { DocklensError } from "../core/errors.ts";
 import type { AnyCommandSpec } from "../operations/command.ts";
 import { CLUSTER_ARG } from "../operations/parts.ts";
@@ -45,13 +46,11 @@ export function withCluster(
   if (spec.args === OPTIONAL_CONTAINER) return containerOfOnly(args, clusters, selection);
   const given = givenValues(args);
   if (!leadsWithCluster(spec) || given.length !== spec.args!.length - 1) return args;
-  if (clusters.length > 1) {
-    const known = clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");
+  if (clusters.length > 1)
     throw new DocklensError(
       "AMBIGUOUS_NAME",
-      `name a cluster: there are ${clusters.length} (${known})`,
+      `name a cluster: there are ${clusters.length} (${knownClusters(clusters)})`,
     );
-  }
   if (!clusters.length) throw new DocklensError("CLUSTER_NOT_FOUND", "no cluster to ask");
   const values = [clusters[0]!.name, ...given];
   return spec.args!.map(([name], index) =>

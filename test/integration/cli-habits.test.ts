@@ -262,18 +262,18 @@ describe("docker's habits", () => {
         ["stats", "alpha", "shop-web", "--no-stream", "--json"],
       ],
     ];
+    // What moves between two reads: times, CPU and memory figures (shop-web runs one process).
+    const steady = (text: string) =>
+      text
+        .replace(
+          /Less than a second|About an? (minute|hour)|\d+ (second|minute|hour)s?/g,
+          "a while",
+        )
+        .replace(/\d+/g, "0")
+        .replace(/ +/g, " ");
     for (const [left, named] of pairs) {
       const [ours, theirs] = await Promise.all([run(...left), run(...named)]);
       expect(ours.code, `${left.join(" ")}: ${ours.stderr}`).toBe(0);
-      // What moves between two reads: times, CPU and memory figures (shop-web runs one process).
-      const steady = (text: string) =>
-        text
-          .replace(
-            /Less than a second|About an? (minute|hour)|\d+ (second|minute|hour)s?/g,
-            "a while",
-          )
-          .replace(/\d+/g, "0")
-          .replace(/ +/g, " ");
       expect(steady(ours.stdout), left.join(" ")).toBe(steady(theirs.stdout));
     }
     // More than the cluster missing is commander's usage error.

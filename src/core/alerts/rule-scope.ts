@@ -7,7 +7,7 @@ import { projectOf } from "../containers/projects.ts";
 import { isSelected, type SelectedContainer } from "../containers/selection.ts";
 import type { ClusterError } from "../engine/across-clusters.ts";
 import { parseFilters, type EngineFilters } from "../engine/filters.ts";
-import { resolveCluster, type CoreOptions } from "../engine/fleet.ts";
+import { knownClusters, resolveCluster, type CoreOptions } from "../engine/fleet.ts";
 import { DocklensError } from "../errors.ts";
 import type { AlertRule } from "../config/alerts-schema.ts";
 
@@ -67,10 +67,9 @@ function checkClusterRef(ref: string, options: CoreOptions): void {
   const ofNode = namesNodeCluster(ref, nodes ?? []) || (nats !== undefined && ref.includes("."));
   if (ofNode || clusters.some(clusterTest(ref))) return;
   if (!/[*?]/.test(ref)) resolveCluster(ref, options); // Its error names the clusters known.
-  const known = clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");
   throw new DocklensError(
     "CLUSTER_NOT_FOUND",
-    `cluster ${JSON.stringify(ref)} matches no cluster (known: ${known})`,
+    `cluster ${JSON.stringify(ref)} matches no cluster (known: ${knownClusters(clusters)})`,
   );
 }
 

@@ -212,6 +212,11 @@ export async function loadFleet(options: LoadConfigOptions & FleetOptions = {}):
   });
 }
 
+/** `1 local, 2 prod`: the clusters an error about a cluster reference lists, id and name each. */
+export function knownClusters(clusters: readonly ClusterConfig[]): string {
+  return clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");
+}
+
 /**
  * Find a cluster by reference (docs/http-interface.md, "Cluster references"): digits are an id,
  * anything else a name. Throws `INVALID_NAME` for a malformed reference and `CLUSTER_NOT_FOUND`
@@ -227,7 +232,7 @@ export function resolveCluster(ref: string, options: CoreOptions): ClusterConfig
     ? clusters.find((cluster) => cluster.id === Number(ref))
     : (checkName("cluster", ref), clusters.find((cluster) => cluster.name === ref));
   if (!found) {
-    const known = clusters.map((cluster) => `${cluster.id} ${cluster.name}`).join(", ");
+    const known = knownClusters(clusters);
     const shown = /^\d+$/.test(ref) ? `id ${ref.slice(0, 20)}` : JSON.stringify(ref);
     // A docker context docklens skipped: why, here, rather than a warning on every command.
     const skipped = options.fleet.config.skipped?.find(({ context }) => context === ref);
