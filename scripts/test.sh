@@ -6,29 +6,48 @@
 #     or in DOCKLENS_TEST_SHARDS runs (vitest's --shard) when that is set.
 # Within one vitest run a group of projects waits for the one before (vitest.config.ts), so the
 # files that change engines would wait for the read-only ones; they mostly wait on engines and
-# timers, so they take the CPU the others leave. Fails when any run fails.
+# timers, so they take the CPU the others leave. Fails when any run fails, and then repeats each
+# failed run's failures last (a CI log may keep only its end).
 #   scripts/test.sh [VITEST OPTION...]     the options go to every run: --exclude 'GLOB', ...
 # Runs on the Node first on PATH (scripts/test-node.sh puts another there).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vitest=(node node_modules/vitest/vitest.mjs run)
 shards=${DOCKLENS_TEST_SHARDS:-1}
-logs=()
+logs=("$(mktemp "${TMPDIR:-/tmp}/docklens-lane-XXXXXX")")
+names=("the run above")
 pids=()
 trap 'rm -f "${logs[@]}"' EXIT
 for shard in $(seq 1 "$shards"); do
   logs+=("$(mktemp "${TMPDIR:-/tmp}/docklens-lane-XXXXXX")")
+  names+=("integration-alone, part $shard of $shards")
   part=()
   [ "$shards" -gt 1 ] && part=(--shard "$shard/$shards")
   "${vitest[@]}" --project integration-alone "${part[@]}" "$@" >"${logs[-1]}" 2>&1 &
   pids+=($!)
 done
-"${vitest[@]}" --project unit --project integration --project integration-browser "$@"
-failed=$?
+"${vitest[@]}" --project unit --project integration --project integration-browser "$@" 2>&1 |
+  tee "${logs[0]}"
+status=("${PIPESTATUS[0]}")
 for i in "${!pids[@]}"; do
-  wait "${pids[$i]}" || failed=1
+  wait "${pids[$i]}"
+  status+=("$?")
   echo
-  echo "== integration-alone, part $((i + 1)) of $shards, beside the run above"
-  cat "${logs[$i]}"
+  echo "== ${names[$((i + 1))]}, beside the run above"
+  cat "${logs[$((i + 1))]}"
+done
+failed=0
+for i in "${!status[@]}"; do
+  [ "${status[$i]}" -eq 0 ] && continue
+  failed=1
+  echo
+  echo "== what failed in ${names[$i]} (exit ${status[$i]})"
+  # vitest's own account of failures, from its first "Failed …" or "Unhandled …" heading to its
+  # totals; a run that ended before those (a crash) by its last lines.
+  sed 's/\x1b\[[0-9;]*m//g' "${logs[$i]}" | awk '
+    /Failed (Tests|Suites) [0-9]+|Unhandled (Errors|Rejection)/ { on = 1 }
+    on && n < 200 { print; n++ }
+    /^ *Test Files / { on = 0 }
+    END { if (!n) exit 1 }' || tail -n 40 "${logs[$i]}"
 done
 exit "$failed"
