@@ -276,7 +276,8 @@ describe("friction", () => {
     }
     const serve = await cli(["serve", "--help"]);
     expect(serve.stdout).toMatch(/--json\s+print the address and the request log as JSON lines/);
-  });
+    // Eleven CLI runs one after another: 8-10 s, and past 30 s on a loaded CI machine.
+  }, 90_000);
 
   it("the top-level help's examples line up in one column", async () => {
     const help = (await cli(["--help"])).stdout;

@@ -202,8 +202,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes)}`);
 }
 
-/** The background colour the browser computed for the first element of `locator`. */
-export const backgroundOf = (locator: Locator): Promise<string> =>
-  locator
-    .first()
-    .evaluate((node) => String((globalThis as any).getComputedStyle(node).backgroundColor));
+/**
+ * The background colour the browser computed for the first element of `locator`, once there:
+ * found and read in one evaluation, as a live view may replace the element between two.
+ */
+export const backgroundOf = async (locator: Locator): Promise<string> => {
+  await locator.first().waitFor();
+  const [colour] = await locator.evaluateAll((nodes) =>
+    nodes
+      .slice(0, 1)
+      .map((node) => String((globalThis as any).getComputedStyle(node).backgroundColor)),
+  );
+  return colour ?? "";
+};

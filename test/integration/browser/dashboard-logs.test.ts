@@ -74,12 +74,26 @@ describe("the Logs view", () => {
     await expect
       .poll(() => sources(page), { timeout: 15_000 })
       .toEqual([`alpha/${id}-a`, `bravo/${id}-b`]);
-    const colour = (source: string) =>
+    // The list follows its end, so a row found in one call may be gone in the next (a detached
+    // node has no colour): every prefix's colour in one read, polled until both differ.
+    const colours = () =>
       page
-        .locator(`.log-row[data-source="${source}"] .source`)
-        .first()
-        .evaluate((node) => (globalThis as any).getComputedStyle(node).color as string);
-    expect(await colour(`alpha/${id}-a`)).not.toBe(await colour(`bravo/${id}-b`));
+        .locator(".log-row .source")
+        .evaluateAll((nodes) =>
+          Object.fromEntries(
+            nodes.map((node: any) => [
+              node.closest(".log-row").dataset.source,
+              (globalThis as any).getComputedStyle(node).color,
+            ]),
+          ),
+        );
+    await expect
+      .poll(async () => {
+        const seen = await colours();
+        const [a, b] = [seen[`alpha/${id}-a`], seen[`bravo/${id}-b`]];
+        return Boolean(a && b && a !== b);
+      })
+      .toBe(true);
     await expect.poll(() => rows(page).and(page.locator(".stderr")).count()).toBeGreaterThan(0);
     expect(await page.locator(".log-row.stderr .text").first().textContent()).toMatch(
       /^warn-[ab] \d+$/,
@@ -138,12 +152,16 @@ describe("the Logs view", () => {
     const page = await open(`#/logs?q=${id}&stream=stdout`);
     await expect.poll(() => sources(page), { timeout: 15_000 }).toHaveLength(2);
     await page.getByRole("button", { name: "Pause" }).click();
-    const shown = await rows(page).count();
+    // The lines the view holds (its status), not the rows drawn: the virtual list draws a frame's
+    // new rows before it scrolls to them, so those move for a frame after each line.
     const count = page.getByTestId("log-count");
+    const held = async () => Number((await count.textContent())?.match(/(\d+) lines/)?.[1]);
+    await expect.poll(() => count.textContent()).toMatch(/waiting/);
+    const shown = await held();
     await expect
       .poll(() => count.textContent(), { timeout: 10_000 })
       .toMatch(/[1-9]\d* new waiting/);
-    expect(await rows(page).count()).toBe(shown);
+    expect(await held()).toBe(shown);
     await page.getByRole("button", { name: "Resume" }).click();
     await expect.poll(() => count.textContent()).not.toMatch(/waiting/);
     const [download] = await Promise.all([

@@ -318,6 +318,8 @@ describe("the lists", () => {
     expect(ordered(created, 1), String(await column(2))).toBe(true);
 
     await page.goto(`${dash.url}/#/cluster/alpha/volumes`);
+    // The view loads on first use: until its heading is there, the images table is the page's.
+    await page.getByRole("heading", { name: /Volumes/ }).waitFor();
     await table.locator("tbody tr").first().waitFor();
     const names = (await docker(engines.hostA, "volume", "ls", "-q")).split("\n");
     const volumeTimes = new Map(
