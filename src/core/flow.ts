@@ -22,6 +22,19 @@ function whenAborted(signal: AbortSignal | undefined): {
   return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
 
+/** `work`, or a rejection as soon as `signal` aborts: for work that cannot be cancelled itself. */
+export async function settleOnAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  const aborted = whenAborted(signal);
+  try {
+    return await Promise.race([work, aborted.promise]);
+  } finally {
+    aborted.dispose();
+  }
+}
+
 /**
  * At most `max` tasks at once; the others wait in order. A waiter whose signal aborts leaves the
  * queue without running, and a running task whose signal aborts gives its place back at once.
@@ -53,11 +66,9 @@ export class Limiter {
       this.active++;
     }
     // A task that ignores its signal still gives its place back when the signal aborts.
-    const aborted = whenAborted(signal);
     try {
-      return await Promise.race([task(), aborted.promise]);
+      return await settleOnAbort(task(), signal);
     } finally {
-      aborted.dispose();
       this.release();
     }
   }

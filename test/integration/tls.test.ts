@@ -1,9 +1,14 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listContainers } from "../../src/core/containers/containers.ts";
+import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { cli, docker, dockerIds, engines } from "./helpers.ts";
 import { tlsEngine } from "./remote-hosts.ts";
 
+const run = promisify(execFile);
 let dir: string;
 let engine: Awaited<ReturnType<typeof tlsEngine>>;
 let port: number;
@@ -92,5 +97,30 @@ describe("an engine behind mutual TLS (the built CLI)", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/TLS failure/);
     expect(result.stderr).not.toContain(dir);
+  });
+});
+
+describe("a TLS file that changed after the config was checked", () => {
+  it.each([
+    ["removed", async () => {}, "ENOENT"],
+    // A FIFO would hold the read until something writes to it.
+    ["made a FIFO", (path: string) => run("mkfifo", [path]), "not a regular file"],
+  ])("%s: the engine's error says so at once, never the path", async (label, change, reason) => {
+    const ca = `ca-${label.replace(/\W/g, "-")}`;
+    await copyFile(join(dir, "ca.pem"), join(dir, `${ca}.pem`));
+    const fleet = await loadFleet({ configPath: await config("client", ca) });
+    try {
+      await rm(join(dir, `${ca}.pem`));
+      await change(join(dir, `${ca}.pem`));
+      const error = await listContainers("tls", { fleet }).catch((error: unknown) => error);
+      expect(error).toMatchObject({
+        code: "ENGINE_UNREACHABLE",
+        message:
+          `cannot reach the engine of cluster "tls" (https://127.0.0.1:${port}): ` +
+          `cannot read its TLS or SSH file (${reason})`,
+      });
+    } finally {
+      fleet.close();
+    }
   });
 });

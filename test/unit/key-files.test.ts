@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ beforeAll(async () => {
   await certificates(dir, "ca", ["client", "other"]);
   await encryptKey(dir, "client");
   await writeFile(at("notes.txt"), "not a certificate\n");
+  execFileSync("mkfifo", [at("fifo.pem")]);
   await writeFile(
     at("id_ed25519"),
     "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
@@ -46,6 +48,13 @@ describe("checkKeyFiles: the TLS and SSH files of a cluster, checked when the co
       () => ({ tls: { ca: dir } }),
       "tls.ca",
       "cannot read the file (is a directory)",
+    ],
+    [
+      // A FIFO would hold the read, and the process, until something writes to it.
+      "a CA that is a FIFO",
+      () => ({ tls: { ca: at("fifo.pem") } }),
+      "tls.ca",
+      "cannot read the file (not a regular file)",
     ],
     [
       "a CA that is not PEM",

@@ -18,18 +18,26 @@ export const MAX_ENGINE_STREAMS = MAX_SOCKETS.stream;
  */
 export type EnginePurpose = keyof typeof MAX_SOCKETS;
 
-/** A TLS or SSH file of a cluster; its message names the kind of failure, never the path. */
+/**
+ * A TLS or SSH file of a cluster that could not be read as its engine client was built. The
+ * message names the kind of failure only: key paths never leave docklens
+ * (docs/http-interface.md, "Secrets").
+ */
+export class KeyFileError extends Error {}
+
+/** A TLS or SSH file of a cluster; a failure is a {@link KeyFileError}. */
 export async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {
   if (!path) return undefined;
+  const failure = (reason: string, cause?: unknown) =>
+    new KeyFileError(`cannot read its TLS or SSH file (${reason})`, { cause });
+  // Loaded here: node:fs/promises costs a CLI run ~3 ms, and only key files need it.
+  const fs = process.getBuiltinModule("node:fs/promises");
   try {
-    // Loaded here: node:fs/promises costs a CLI run ~3 ms, and only key files need it.
-    return await process.getBuiltinModule("node:fs/promises").readFile(path);
+    if ((await fs.stat(path)).isFile()) return await fs.readFile(path);
   } catch (error) {
-    // The message names the kind of failure only: key paths never leave docklens
-    // (docs/http-interface.md, "Secrets").
-    throw new Error(
-      `cannot read a TLS/SSH file of this cluster (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      { cause: error },
-    );
+    throw failure((error as NodeJS.ErrnoException).code ?? "error", error);
   }
+  // A FIFO or a device would hold the read until something writes to it (the config's check
+  // refuses them at load; the file may have changed since).
+  throw failure("not a regular file");
 }

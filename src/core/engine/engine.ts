@@ -1,7 +1,9 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { describeEndpoint } from "../config/endpoint.ts";
 import { DocklensError, isDocklensError, type ErrorCode } from "../errors.ts";
+import { settleOnAbort } from "../flow.ts";
 import type { EngineBackend } from "./engine-backend.ts";
+import { KeyFileError } from "./engine-pools.ts";
 import type { EnginePurpose } from "./engine-client.ts";
 import { fleetEngine, type CoreOptions } from "./fleet.ts";
 import { readKey, shareBody, type EngineRead } from "./shared-reads.ts";
@@ -57,11 +59,12 @@ export function callEngine<T>(
   const call = async (caller: AbortSignal | undefined) => {
     slot.calls++;
     try {
+      const engine = await clientOf(cluster, options, caller);
       const limit = options.timeoutMs ?? cluster.timeoutMs;
-      return await withDeadline(cluster, limit, caller, options.statuses, (signal) =>
+      return await withDeadline(cluster, { limitMs: limit }, caller, options.statuses, (signal) =>
         // The limiter settles on abort, waiting or running, even if a library ignores the signal.
         (options.purpose === "sample" ? slot.samples : slot.limiter).run(
-          async () => run(await fleetEngine(options.fleet, cluster, options.purpose), signal),
+          () => run(engine, signal),
           signal,
         ),
       );
@@ -85,21 +88,45 @@ export function callEngine<T>(
   );
 }
 
-/** `work` under the cluster's time limit (and the caller's signal), its errors translated. */
+/** How long building a cluster's engine client may take: loading it, reading its key files. */
+const CLIENT_LIMIT_MS = 10_000;
+
+/**
+ * The cluster's engine client, built before the engine's time limit starts: loading it
+ * (docker-modem, on a process's first call) is docklens's own time, which a loaded machine
+ * stretched past a short limit. Bounded apart, for a key file on a mount that does not answer.
+ */
+function clientOf(
+  cluster: ClusterConfig,
+  options: CallEngineOptions,
+  caller: AbortSignal | undefined,
+): Promise<EngineBackend> {
+  const limit = {
+    limitMs: CLIENT_LIMIT_MS,
+    timeout:
+      `the engine client of cluster "${cluster.name}" was not ready within ` +
+      `${CLIENT_LIMIT_MS} ms (its TLS or SSH files could not be read in time)`,
+  };
+  return withDeadline(cluster, limit, caller, undefined, (signal) =>
+    settleOnAbort(fleetEngine(options.fleet, cluster, options.purpose), signal),
+  );
+}
+
+/** `work` under a time limit (and the caller's signal), its errors translated. */
 async function withDeadline<T>(
   cluster: ClusterConfig,
-  limitMs: number,
+  limit: { limitMs: number; timeout?: string },
   caller: AbortSignal | undefined,
   statuses: StatusErrors | undefined,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const deadline = AbortSignal.timeout(limitMs);
+  const deadline = AbortSignal.timeout(limit.limitMs);
   try {
     return await work(caller ? AbortSignal.any([deadline, caller]) : deadline);
   } catch (error) {
     throw translateEngineError(error, cluster, {
       timedOut: deadline.aborted,
-      limitMs,
+      ...limit,
       ...(statuses ? { statuses } : {}),
     });
   }
@@ -128,7 +155,7 @@ const AMBIGUOUS = /multiple IDs found with provided prefix|is ambiguous \(\d+ ma
 export function translateEngineError(
   error: unknown,
   cluster: ClusterConfig,
-  context: { timedOut?: boolean; limitMs?: number; statuses?: StatusErrors } = {},
+  context: { timedOut?: boolean; limitMs?: number; timeout?: string; statuses?: StatusErrors } = {},
 ): DocklensError {
   if (isDocklensError(error)) return error;
   const fail = (code: ErrorCode, message: string, param?: string) =>
@@ -137,7 +164,8 @@ export function translateEngineError(
   if (context.timedOut)
     return fail(
       "ENGINE_TIMEOUT",
-      `${where} did not answer within ${context.limitMs ?? cluster.timeoutMs} ms`,
+      context.timeout ??
+        `${where} did not answer within ${context.limitMs ?? cluster.timeoutMs} ms`,
     );
   const err = error as {
     name?: string;
@@ -164,6 +192,7 @@ export function translateEngineError(
   }
   const code = err?.code ?? "";
   const reason =
+    (error instanceof KeyFileError ? error.message : undefined) ??
     UNREACHABLE[code] ??
     // OpenSSL's words for an answer that is no TLS record: a plain HTTP engine's `HTTP/1.1 400`.
     (code === "EPROTO" &&
