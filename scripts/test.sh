@@ -17,7 +17,8 @@ shards=${DOCKLENS_TEST_SHARDS:-1}
 logs=("$(mktemp "${TMPDIR:-/tmp}/docklens-lane-XXXXXX")")
 names=("the run above")
 pids=()
-trap 'rm -f "${logs[@]}"' EXIT
+# Ctrl-C ends the runs beside too (background jobs of a script ignore it), and their engines.
+trap 'kill "${pids[@]}" 2>/dev/null; rm -f "${logs[@]}"' EXIT
 for shard in $(seq 1 "$shards"); do
   logs+=("$(mktemp "${TMPDIR:-/tmp}/docklens-lane-XXXXXX")")
   names+=("integration-alone, part $shard of $shards")
@@ -26,6 +27,8 @@ for shard in $(seq 1 "$shards"); do
   "${vitest[@]}" --project integration-alone "${part[@]}" "$@" >"${logs[-1]}" 2>&1 &
   pids+=($!)
 done
+# Kept for the failures at the end; in colour still when printed to a terminal.
+[ -t 1 ] && export FORCE_COLOR=1
 "${vitest[@]}" --project unit --project integration --project integration-browser "$@" 2>&1 |
   tee "${logs[0]}"
 status=("${PIPESTATUS[0]}")
@@ -42,12 +45,13 @@ for i in "${!status[@]}"; do
   failed=1
   echo
   echo "== what failed in ${names[$i]} (exit ${status[$i]})"
-  # vitest's own account of failures, from its first "Failed …" or "Unhandled …" heading to its
-  # totals; a run that ended before those (a crash) by its last lines.
+  # vitest's own account of failures, from its first "⎯ Failed … ⎯" or "⎯ Unhandled … ⎯" banner
+  # to its count of tests; a run that ended before those (a crash) by its last lines.
   sed 's/\x1b\[[0-9;]*m//g' "${logs[$i]}" | awk '
-    /Failed (Tests|Suites) [0-9]+|Unhandled (Errors|Rejection)/ { on = 1 }
-    on && n < 200 { print; n++ }
-    /^ *Test Files / { on = 0 }
+    /⎯ (Failed (Tests|Suites) [0-9]+|Unhandled (Errors|Rejection)) ⎯/ { on = 1 }
+    on && n == 300 { print "(cut: the whole account is above)"; on = 0 }
+    on { print; n++ }
+    /^ +Tests +[0-9]/ { on = 0 }
     END { if (!n) exit 1 }' || tail -n 40 "${logs[$i]}"
 done
 exit "$failed"
