@@ -1,9 +1,9 @@
 // What each kind of receiver is sent: the request a batch of notices makes. Every URL comes from
 // the config (or the variable or file it names): no request to serve can choose where alerts go.
-import { readFileSync } from "node:fs";
 import { DocklensError } from "../errors.ts";
 import type { AlertNotice } from "./alert-book.ts";
 import type { AlertReceiver, ReceiverTarget } from "../config/alerts-schema.ts";
+import { readSecretFileSync } from "../config/file-errors.ts";
 
 /** A request to send: one per batch of notices. */
 export interface ReceiverRequest {
@@ -40,10 +40,10 @@ function readTarget(target: ReceiverTarget, env: NodeJS.ProcessEnv, name: string
   if ("env" in target)
     return env[target.env]?.trim() || fail(`the variable ${target.env} is not set`);
   try {
-    return readFileSync(target.file, "utf8").trim() || fail(`the file ${target.file} is empty`);
+    return readSecretFileSync(target.file).trim() || fail(`the file ${target.file} is empty`);
   } catch (error) {
     if (error instanceof DocklensError) throw error;
-    return fail(`cannot read ${target.file} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    return fail(`cannot read ${target.file} (${(error as Error).message})`);
   }
 }
 

@@ -1,6 +1,5 @@
 import type { KeyObject, X509Certificate } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { fileErrorReason } from "./file-errors.ts";
+import { readSecretFileSync } from "./file-errors.ts";
 
 /** The TLS and SSH files of one cluster, as its config names them. */
 export interface KeyFiles {
@@ -28,14 +27,9 @@ export function checkKeyFiles(files: KeyFiles): KeyFileProblem | undefined {
   const problem = (field: string, message: string) => ({ field, message });
   const read = (field: string, path: string): string | KeyFileProblem => {
     try {
-      // A FIFO or a device would hold the read, and the process, until something writes to it.
-      const kind = statSync(path);
-      if (!kind.isFile() && !kind.isDirectory())
-        return problem(field, "cannot read the file (not a regular file)");
-      return readFileSync(path, "utf8");
+      return readSecretFileSync(path);
     } catch (error) {
-      const reason = fileErrorReason(error) ?? (error as NodeJS.ErrnoException).code ?? "";
-      return problem(field, `cannot read the file (${reason})`);
+      return problem(field, `cannot read the file (${(error as Error).message})`);
     }
   };
   const { tls, ssh } = files;

@@ -1,6 +1,8 @@
 // The pools of connections each engine backend keeps (engine-client.ts, http-node-backend.ts),
 // and the key files they read.
 
+import { readSecretFile } from "../config/file-errors.ts";
+
 /**
  * Connections a client opens to its engine at most: calls wait for a free keep-alive socket,
  * while streams (logs --follow, stats, attach) last long and so use a pool of their own, so that
@@ -19,25 +21,20 @@ export const MAX_ENGINE_STREAMS = MAX_SOCKETS.stream;
 export type EnginePurpose = keyof typeof MAX_SOCKETS;
 
 /**
- * A TLS or SSH file of a cluster that could not be read as its engine client was built. The
+ * A TLS or SSH file of a cluster (or of a node) that could not be read as its client was built. The
  * message names the kind of failure only: key paths never leave docklens
  * (docs/http-interface.md, "Secrets").
  */
 export class KeyFileError extends Error {}
 
-/** A TLS or SSH file of a cluster; a failure is a {@link KeyFileError}. */
+/** A TLS or SSH file of a cluster or node; a FIFO or device is refused. Throws {@link KeyFileError}. */
 export async function readKeyFile(path: string | undefined): Promise<Buffer | undefined> {
   if (!path) return undefined;
-  const failure = (reason: string, cause?: unknown) =>
-    new KeyFileError(`cannot read its TLS or SSH file (${reason})`, { cause });
-  // Loaded here: node:fs/promises costs a CLI run ~3 ms, and only key files need it.
-  const fs = process.getBuiltinModule("node:fs/promises");
   try {
-    if ((await fs.stat(path)).isFile()) return await fs.readFile(path);
+    return await readSecretFile(path);
   } catch (error) {
-    throw failure((error as NodeJS.ErrnoException).code ?? "error", error);
+    throw new KeyFileError(`cannot read its TLS or SSH file (${(error as Error).message})`, {
+      cause: error,
+    });
   }
-  // A FIFO or a device would hold the read until something writes to it (the config's check
-  // refuses them at load; the file may have changed since).
-  throw failure("not a regular file");
 }

@@ -94,7 +94,8 @@ const CLIENT_LIMIT_MS = 10_000;
 /**
  * The cluster's engine client, built before the engine's time limit starts: loading it
  * (docker-modem, on a process's first call) is docklens's own time, which a loaded machine
- * stretched past a short limit. Bounded apart, for a key file on a mount that does not answer.
+ * stretched past a short limit. Bounded apart: a starved machine, or a key file on a mount that
+ * does not answer.
  */
 function clientOf(
   cluster: ClusterConfig,
@@ -104,8 +105,8 @@ function clientOf(
   const limit = {
     limitMs: CLIENT_LIMIT_MS,
     timeout:
-      `the engine client of cluster "${cluster.name}" was not ready within ` +
-      `${CLIENT_LIMIT_MS} ms (its TLS or SSH files could not be read in time)`,
+      `docklens could not load the engine client of cluster "${cluster.name}" within ` +
+      `${CLIENT_LIMIT_MS} ms (its code, or its TLS or SSH files)`,
   };
   return withDeadline(cluster, limit, caller, undefined, (signal) =>
     settleOnAbort(fleetEngine(options.fleet, cluster, options.purpose), signal),

@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import type { NodeLink } from "../config/cluster-config.ts";
 import type { NodeConfig } from "../config/nodes-schema.ts";
 import { DocklensError, type ErrorCode } from "../errors.ts";
+import { readSecretFile } from "../config/file-errors.ts";
 import { parseJsonOrText } from "../json.ts";
 import type { EngineBackend, EngineGetOptions } from "./engine-backend.ts";
 import { MAX_SOCKETS, readKeyFile, type EnginePurpose } from "./engine-pools.ts";
@@ -141,13 +142,11 @@ async function readToken(node: NodeConfig): Promise<string> {
     return token;
   }
   try {
-    return (
-      await process.getBuiltinModule("node:fs/promises").readFile(node.token.file, "utf8")
-    ).trim();
+    return (await readSecretFile(node.token.file)).toString("utf8").trim();
   } catch (error) {
     throw new DocklensError(
       "ENGINE_UNREACHABLE",
-      `cannot read the token file of node "${node.name}" (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      `cannot read the token file of node "${node.name}" (${(error as Error).message})`,
     );
   }
 }

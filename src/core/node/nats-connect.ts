@@ -1,6 +1,7 @@
 // One way docklens dials NATS, node and hub alike: reconnecting for ever, each attempt after
 // a random delay, so that a hundred nodes whose server came back do not all dial it at once.
 import type { NatsConnection } from "@nats-io/transport-node";
+import { readSecretFile } from "../config/file-errors.ts";
 import { DocklensError } from "../errors.ts";
 
 /** Options of {@link connectNats}. */
@@ -25,12 +26,12 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsConn
   let authenticator;
   if (options.creds) {
     try {
-      const creds = await process.getBuiltinModule("node:fs/promises").readFile(options.creds);
+      const creds = await readSecretFile(options.creds);
       authenticator = credsAuthenticator(new Uint8Array(creds));
     } catch (error) {
       throw new DocklensError(
         "INVALID_CONFIG",
-        `cannot read the NATS credentials file (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+        `cannot read the NATS credentials file (${(error as Error).message})`,
         { cause: error },
       );
     }
