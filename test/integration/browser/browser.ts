@@ -204,14 +204,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
 
 /**
  * The background colour the browser computed for the first element of `locator`, once there:
- * found and read in one evaluation, as a live view may replace the element between two.
+ * found and read in one evaluation (a live view may replace the element between two), polled.
  */
 export const backgroundOf = async (locator: Locator): Promise<string> => {
-  await locator.first().waitFor();
-  const [colour] = await locator.evaluateAll((nodes) =>
-    nodes
-      .slice(0, 1)
-      .map((node) => String((globalThis as any).getComputedStyle(node).backgroundColor)),
-  );
-  return colour ?? "";
+  let colour = "";
+  await expect
+    .poll(
+      async () => {
+        const [first] = await locator.evaluateAll((nodes) =>
+          nodes
+            .slice(0, 1)
+            .map((node) => String((globalThis as any).getComputedStyle(node).backgroundColor)),
+        );
+        return (colour = first ?? "");
+      },
+      { timeout: 10_000 },
+    )
+    .not.toBe("");
+  return colour;
 };

@@ -88,11 +88,14 @@ describe("the Logs view", () => {
           ),
         );
     await expect
-      .poll(async () => {
-        const seen = await colours();
-        const [a, b] = [seen[`alpha/${id}-a`], seen[`bravo/${id}-b`]];
-        return Boolean(a && b && a !== b);
-      })
+      .poll(
+        async () => {
+          const seen = await colours();
+          const [a, b] = [seen[`alpha/${id}-a`], seen[`bravo/${id}-b`]];
+          return Boolean(a && b && a !== b);
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     await expect.poll(() => rows(page).and(page.locator(".stderr")).count()).toBeGreaterThan(0);
     expect(await page.locator(".log-row.stderr .text").first().textContent()).toMatch(
@@ -158,6 +161,7 @@ describe("the Logs view", () => {
     const held = async () => Number((await count.textContent())?.match(/(\d+) lines/)?.[1]);
     await expect.poll(() => count.textContent()).toMatch(/waiting/);
     const shown = await held();
+    expect(shown).toBeGreaterThan(0);
     await expect
       .poll(() => count.textContent(), { timeout: 10_000 })
       .toMatch(/[1-9]\d* new waiting/);
