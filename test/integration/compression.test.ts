@@ -15,17 +15,17 @@ const gzipCalls = () => vi.mocked(zlib.gzip).mock.calls.length;
 const brotliCalls = () => vi.mocked(zlib.brotliCompress).mock.calls.length;
 
 /**
- * Engines A and B as alpha and bravo, each behind a proxy that holds answers 600 ms: requests sent
+ * Engines A and B as alpha and bravo, each behind a proxy that holds answers 1.5 s: requests sent
  * together then share one engine read, so their bodies are the same whatever the clock says
- * (container statuses read "Up 5 seconds"), and the proxies count the reads. (At 150 ms, 26
- * requests sent at once on a loaded machine once came too far apart to share one.)
+ * (container statuses read "Up 5 seconds"), and the proxies count the reads. (At 150 ms, and once
+ * at 600 ms, 26 requests sent at once on a loaded machine came too far apart to share one.)
  */
 let proxies: LinkProxy[];
 let server: TestServer;
 beforeAll(async () => {
   proxies = await Promise.all([
-    startProxy({ path: engines.hostA.replace("unix://", "") }, 600),
-    startProxy({ path: engines.adminB.replace("unix://", "") }, 600),
+    startProxy({ path: engines.hostA.replace("unix://", "") }, 1500),
+    startProxy({ path: engines.adminB.replace("unix://", "") }, 1500),
   ]);
   const clusters = ["alpha", "bravo"].map((name, index) => ({
     name,
