@@ -1,7 +1,7 @@
 // One way docklens dials NATS, node and hub alike: reconnecting for ever, each attempt after
 // a random delay, so that a hundred nodes whose server came back do not all dial it at once.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { readSecretFile } from "../config/file-errors.ts";
+import { FileReadError, readSecretFile } from "../config/file-errors.ts";
 import { DocklensError } from "../errors.ts";
 
 /** Options of {@link connectNats}. */
@@ -31,7 +31,7 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsConn
     } catch (error) {
       throw new DocklensError(
         "INVALID_CONFIG",
-        `cannot read the NATS credentials file (${(error as Error).message})`,
+        `cannot read the NATS credentials file (${reasonOf(error)})`,
         { cause: error },
       );
     }
@@ -76,4 +76,11 @@ function userOf(server: string): { user: string; pass: string } | undefined {
 /** A server's URL without its user and password, as docklens dials and names it. */
 export function withoutUser(server: string): string {
   return server.replace(/^([a-z]+:\/\/)[^@/]*@/i, "$1");
+}
+
+/** A file's failure in the config's words; one of its contents (never shown) by its code. */
+function reasonOf(error: unknown): string {
+  return error instanceof FileReadError
+    ? error.message
+    : ((error as NodeJS.ErrnoException).code ?? "error");
 }
