@@ -98,19 +98,20 @@ describe("metrics", () => {
         fetch(url + path, { headers }).then((r) => r.text()),
       ),
     );
-    // A request is counted once its response has closed on the server's side, just after the client has it.
+    // A request is counted once its response has closed on the server's side, just after the
+    // client has it, so each count is awaited, not only the last one (a loaded CI lane closed the
+    // 404 before one of the 200s).
+    const counted = (body: string) =>
+      sample(
+        body,
+        'docklens_http_requests_total{route="/list/:cluster/containers",status="200"}',
+      ) >= 2 &&
+      sample(
+        body,
+        'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}',
+      ) >= 1;
     let text = await scrape();
-    for (
-      let i = 0;
-      i < 20 &&
-      !(
-        sample(
-          text,
-          'docklens_http_requests_total{route="/list/:cluster/containers",status="404"}',
-        ) >= 1
-      );
-      i++
-    ) {
+    for (let i = 0; i < 50 && !counted(text); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = await scrape();
     }
