@@ -101,16 +101,17 @@ function clientOf(
   cluster: ClusterConfig,
   options: CallEngineOptions,
   caller: AbortSignal | undefined,
-): Promise<EngineBackend> {
+): EngineBackend | Promise<EngineBackend> {
+  const client = fleetEngine(options.fleet, cluster, options.purpose);
+  // Built already (every call but a cluster's first): nothing to wait for, so no timer.
+  if (!(client instanceof Promise)) return client;
   const limit = {
     limitMs: CLIENT_LIMIT_MS,
     timeout:
       `docklens could not load the engine client of cluster "${cluster.name}" within ` +
       `${CLIENT_LIMIT_MS} ms (its code, or its TLS or SSH files)`,
   };
-  return withDeadline(cluster, limit, caller, undefined, (signal) =>
-    settleOnAbort(fleetEngine(options.fleet, cluster, options.purpose), signal),
-  );
+  return withDeadline(cluster, limit, caller, undefined, (signal) => settleOnAbort(client, signal));
 }
 
 /** `work` under a time limit (and the caller's signal), its errors translated. */

@@ -75,19 +75,22 @@ export interface FleetOptions {
  * leaves `engine` out: the engines are the core's own business.
  */
 interface EngineFleet extends Fleet {
-  /** The engine backend of a cluster (built on the first call). */
-  engine(cluster: ClusterConfig, purpose?: EnginePurpose): Promise<EngineBackend>;
+  /** The engine backend of a cluster: itself once built, a promise while it is built. */
+  engine(cluster: ClusterConfig, purpose?: EnginePurpose): EngineBackend | Promise<EngineBackend>;
   /** Reads over many clusters in flight, shared as a cluster's reads are. */
   acrossReads: Coalescer<ReadKey>;
   hub: Required<FleetOptions>;
 }
 
-/** The engine backend of a cluster of `fleet`, which {@link createFleet} made (or a copy of one). */
+/**
+ * The engine backend of a cluster of `fleet`, which {@link createFleet} made (or a copy of one):
+ * the backend itself once built, so that every call after the first skips building's bound.
+ */
 export function fleetEngine(
   fleet: Fleet,
   cluster: ClusterConfig,
   purpose?: EnginePurpose,
-): Promise<EngineBackend> {
+): EngineBackend | Promise<EngineBackend> {
   return engineFleet(fleet).engine(cluster, purpose);
 }
 
@@ -134,6 +137,7 @@ export interface CoreOptions {
  */
 export function createFleet(config: DocklensConfig, options: FleetOptions = {}): Fleet {
   const clients = new Map<string, Promise<EngineBackend>>();
+  const built = new Map<string, EngineBackend>();
   const slots = new Map<number, EngineSlot>();
   // Per slot: aborted when the fleet closes, then replaced, so that a later use opens anew.
   const closers = new Map<EngineSlot, AbortController>();
@@ -146,16 +150,21 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
       live: options.live ?? false,
       graceMs: options.graceMs ?? (options.live ? DEFAULT_GRACE_MS : 0),
     },
-    async engine(cluster, purpose = "call") {
+    engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;
-      let client = clients.get(key);
-      if (!client) {
-        client = createEngineClient(cluster, purpose);
-        clients.set(key, client);
+      const ready = built.get(key);
+      if (ready) return ready;
+      const client = clients.get(key);
+      if (client) return client;
+      const building = createEngineClient(cluster, purpose);
+      clients.set(key, building);
+      building.then(
+        // Unless the fleet was closed meanwhile: the next use then builds anew.
+        (backend) => clients.get(key) === building && built.set(key, backend),
         // A client that failed to build (unreadable TLS file) is retried on the next call.
-        client.catch(() => clients.delete(key));
-      }
-      return client;
+        () => clients.delete(key),
+      );
+      return building;
     },
     slot(cluster) {
       let slot = slots.get(cluster.id);
@@ -187,6 +196,7 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
           () => {},
         );
       clients.clear();
+      built.clear();
     },
   };
   return fleet;
