@@ -12,6 +12,7 @@ import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { sinceAfterEvent } from "../../src/core/hub/event-hub.ts";
 import { parseEngineJson } from "../../src/core/json.ts";
 import { joinNatsNodes, type NatsNodes } from "../../src/core/node/nats-nodes.ts";
+import { serveNodeOverNats } from "../../src/core/node/nats-node.ts";
 import { IMAGE } from "../setup/engine-fixtures.ts";
 import { docker, engines, withContainer, writeConfig } from "./helpers.ts";
 import { startNatsServer, type NatsServer } from "./nats-server.ts";
@@ -222,11 +223,17 @@ describe("a node killed while hubs read it", () => {
     const [hub] = hubs;
     await farAlpha(hub!, (record) => !record.error);
     await stopNode(nodeProcess, "SIGKILL");
-    const read = await raw(hub!.server.port, "/list/far.alpha/images");
-    expect(read.json.error).toMatchObject({
-      code: "ENGINE_UNREACHABLE",
-      message: expect.stringMatching(/node "far" is not on NATS/),
-    });
+    // Asked again until nats-server has dropped the dead node's subscriptions: a read before that
+    // waits for an answer that does not come.
+    await expect
+      .poll(async () => (await raw(hub!.server.port, "/list/far.alpha/images")).json.error, {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .toMatchObject({
+        code: "ENGINE_UNREACHABLE",
+        message: expect.stringMatching(/node "far" is not on NATS/),
+      });
     // At once: the next look at the list shows it, well before three missed beats (180 s).
     const { json } = await raw(hub!.server.port, "/list/cluster");
     const record = json.clusters.find((cluster: any) => cluster.name === "far.alpha");
@@ -234,5 +241,42 @@ describe("a node killed while hubs read it", () => {
     await startFar();
     await farAlpha(hub!, (back) => !back.error);
     expect((await raw(hub!.server.port, "/list/far.alpha/images")).status).toBe(200);
+  }, 90_000);
+});
+
+describe("a read in flight when the hub loses NATS", () => {
+  it("fails at once with the link's loss, not at its time limit", async () => {
+    const own = await startNatsServer();
+    const nodeSide = await connect({ servers: own.url });
+    const hubSide = await connect({ servers: own.url });
+    // A node that takes the read and never answers it: the read stays in flight.
+    const node = serveNodeOverNats({
+      nats: nodeSide,
+      name: "mute",
+      clusters: () => ["alpha"],
+      answer: (_, signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () => reject(new Error("ended by the node"))),
+        ),
+    });
+    try {
+      // The node's subscriptions are at the server before the read goes ("no responders" else).
+      await nodeSide.flush();
+      const backend = createNatsNodeBackend({ nats: hubSide, name: "mute", cluster: "alpha" });
+      // Its own limit is far off: without the fix, the read ends only when this signal does.
+      const read = backend.get("/version", AbortSignal.timeout(20_000));
+      read.catch(() => {});
+      expect(await until(() => node.answering === 1)).toBe(true);
+      // The hub's link breaks (and comes back): the node never hears of it, nor answers.
+      await hubSide.reconnect();
+      await expect(read).rejects.toMatchObject({
+        code: "ENGINE_UNREACHABLE",
+        message: 'node "mute" over NATS: the link to NATS broke',
+      });
+    } finally {
+      await node.close();
+      await Promise.all([nodeSide.close(), hubSide.close()]);
+      await own.close();
+    }
   });
 });

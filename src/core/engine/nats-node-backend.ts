@@ -37,7 +37,7 @@ export interface NatsNodeLink {
 /** How long a hub waits for a node's first answer when nothing else limits it. */
 const OPEN_LIMIT_MS = 120_000;
 
-/** The streams open on each connection, to end them all when its link breaks. */
+/** The streams and reads open on each connection, to end them all when its link breaks. */
 const openStreams = new WeakMap<NatsConnection, Set<(error: Error) => void>>();
 
 /** The backend of one cluster of a node on NATS. */
@@ -126,15 +126,20 @@ async function openRead(
   const payload = JSON.stringify({ ...read, id, credit: STREAM_WINDOW });
   let msg: Msg;
   let onAbort = () => {};
+  let onBroken: (error: Error) => void = () => {};
   try {
     signal.throwIfAborted();
-    const abort = new Promise<never>((_, reject) => {
+    // Ended by the caller, or by the link's loss: nats.js would hold the request through a
+    // reconnect, while the hub lists the node down at once (its clusters' reads fail with that).
+    const interrupted = new Promise<never>((_, reject) => {
       onAbort = () => reject(new Error("cancelled"));
+      onBroken = reject;
       signal.addEventListener("abort", onAbort, { once: true });
+      streamsOf(nats).add(onBroken);
     });
     msg = await Promise.race([
       nats.request(subjects.read, payload, { timeout: OPEN_LIMIT_MS }),
-      abort,
+      interrupted,
     ]);
   } catch (error) {
     drop();
@@ -162,6 +167,7 @@ async function openRead(
     );
   } finally {
     signal.removeEventListener("abort", onAbort);
+    streamsOf(nats).delete(onBroken);
   }
   const status = Number(msg.headers?.get(HEADER.status));
   if (!Number.isInteger(status) || status < 100 || status > 599) {
@@ -271,7 +277,7 @@ function safeJson(data: Uint8Array): unknown {
   }
 }
 
-/** The set of open streams of `nats`, watching its link on first use. */
+/** The set of open streams and reads of `nats`, watching its link on first use. */
 function streamsOf(nats: NatsConnection): Set<(error: Error) => void> {
   let streams = openStreams.get(nats);
   if (!streams) {
