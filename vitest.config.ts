@@ -79,6 +79,9 @@ const integration = {
   globalSetup: ["test/setup/temp-dir.ts", "test/setup/engines.ts"],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // A poll without its own timeout waits up to 10 s, not vitest's 1 s: a page or a server's
+  // second answer on a loaded CI lane. Polls only wait as long as they must.
+  expect: { poll: { timeout: 10_000 } },
 };
 
 export default defineConfig({

@@ -144,7 +144,7 @@ describe("log rules", () => {
         expect.stringMatching(/^\[RESOLVED\] panics alpha\/al-chatty/),
       ]);
     }
-  });
+  }, 120_000);
 });
 
 describe("memory rules", () => {

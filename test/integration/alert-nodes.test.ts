@@ -118,5 +118,5 @@ describe("alert rules over nodes", () => {
     // home is not edge.*: its container that exited before is no alert of the rule.
     expect(of("edge-crashed").map((alert) => alert.cluster.name)).toEqual(["edge.alpha"]);
     expect(of("down").filter((alert) => alert.cluster?.name !== "edge")).toEqual([]);
-  });
+  }, 120_000);
 });

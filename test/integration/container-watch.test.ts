@@ -176,7 +176,7 @@ describe("GET /list/containers?watch=true", () => {
 
     // A watcher that comes once they are known down is told so in its first lines, at once.
     const late = watcher("/list/containers?watch=true");
-    expect(await until(() => late.lines.length >= 3, 500)).toBe(true);
+    expect(await until(() => late.lines.length >= 3, 5000)).toBe(true);
     expect(
       late.lines
         .slice(0, 3)
@@ -299,10 +299,23 @@ describe("GET /list/containers?watch=true", () => {
 
   it("ends a watcher that does not read, once it is its bound behind, with CLIENT_TOO_SLOW", async () => {
     const lines = await watchContainers({ fleet, clusters: ["linked"], maxBacklog: { items: 2 } });
+    // A witness that reads: the lines it saw are queued for the watcher that does not. The
+    // container is removed only once it was said added (a create and a remove in one batch of
+    // changes are never said, and the watcher would then never be behind).
+    const done = new AbortController();
+    const witness = await watchContainers({ fleet, clusters: ["linked"], signal: done.signal });
+    const seen: any[] = [];
+    void (async () => {
+      for await (const line of witness) seen.push(line);
+    })();
+    const said = (type: string, id: string) =>
+      seen.some((line) => line.type === type && (line.id ?? line.container?.Id) === id);
     // Not read: the snapshot and the changes queue up.
     const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+    expect(await until(() => said("added", id))).toBe(true);
     await docker(engines.hostA, "rm", id);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await until(() => said("removed", id))).toBe(true);
+    done.abort();
     const read: any[] = [];
     await expect(
       (async () => {

@@ -184,9 +184,23 @@ describe("GET /events and docklens events", () => {
       filters: { type: ["container"] },
       maxBuffered: 4,
     });
-    // Nothing is read while the engine sends six events or more.
-    for (let i = 0; i < 3; i++) await createAndRemove(engines.hostA);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A witness that reads the same engine stream: what it heard, the other holds unread.
+    const witness = await streamEvents({
+      fleet,
+      signal: controller.signal,
+      clusters: ["alpha"],
+      filters: { type: ["container"] },
+    });
+    let heard = 0;
+    void (async () => {
+      for await (const item of witness) if (item) heard++;
+    })().catch(() => undefined);
+    // Nothing is read while the engine sends six events or more (asked again until the stream,
+    // which may open after the first, has carried six).
+    for (let i = 0; i < 10 && heard < 6; i++) await createAndRemove(engines.hostA);
+    for (const end = Date.now() + 10_000; heard < 6 && Date.now() < end;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toBeGreaterThanOrEqual(6);
     const seen: unknown[] = [];
     await expect(
       (async () => {

@@ -81,7 +81,7 @@ describe("README's CLI examples", () => {
       const header = result.stdout.split("\n").find(isHeader);
       expect(header && columns(header), command).toEqual(columns(output[0]!));
     }
-  });
+  }, 90_000);
 
   it("show timestamps as the commands print them", async () => {
     const timed = (await examples()).filter(({ command }) => / (-t|--timestamps)\b/.test(command));

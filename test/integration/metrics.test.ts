@@ -131,7 +131,7 @@ describe("metrics", () => {
 
   it("scrapes that come at once share one fan-out: the engine is asked once for its info and once for its containers", async () => {
     // A slow link, so that all the scrapes sent at once arrive while the first one's fan-out runs.
-    const link = await startProxy({ path: engines.hostA.replace("unix://", "") }, 300);
+    const link = await startProxy({ path: engines.hostA.replace("unix://", "") }, 1500);
     const config = join(engines.tmp, "metrics-alpha.json");
     await writeFile(
       config,

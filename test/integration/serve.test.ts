@@ -14,7 +14,9 @@ describe("docklens serve", () => {
     const port = Number(match![1]);
     expect((await raw(port, "/list/cluster")).json.clusters).toHaveLength(4);
     const inFlight = raw(port, "/list/hang/containers");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Time for serve to take the request (under hang's 800 ms limit): one it had not read yet
+    // would be reset by the close, not answered.
+    await new Promise((resolve) => setTimeout(resolve, 400));
     child.kill("SIGTERM");
     expect((await inFlight).status).toBe(504);
     const [code] = await once(child, "exit");

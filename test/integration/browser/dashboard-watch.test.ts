@@ -9,7 +9,8 @@ import { axeViolations, dashboardForFile, liveFleet, unique } from "./browser.ts
  * 1): the containers table and the clusters view follow `docker run` and `docker stop` as they
  * happen, and a first visit draws the engines that answered while a hung one is still asked.
  */
-const HANG_MS = 6000;
+// 15 s: a first page load on a loaded CI lane must come well within it.
+const HANG_MS = 15_000;
 const dash = dashboardForFile(async () => {
   const config = JSON.parse(await readFile(engines.configPath, "utf8"));
   for (const cluster of config.clusters) if (cluster.name === "hang") cluster.timeoutMs = HANG_MS;
@@ -35,13 +36,15 @@ describe("a first visit with a hung engine configured", () => {
           ),
         );
     await expect
-      .poll(states, { timeout: HANG_MS - 2000 })
+      .poll(states, { timeout: HANG_MS - 3000 })
       .toEqual({ alpha: "up", hang: "asking…", dead: "down" });
     // The overview counts what answered meanwhile.
     await expect
       .poll(async () => Number(await page.locator('[data-figure="running"] strong').textContent()))
       .toBeGreaterThan(0);
-    await expect.poll(() => state("hang").textContent(), { timeout: 15_000 }).toBe("down");
+    await expect
+      .poll(() => state("hang").textContent(), { timeout: HANG_MS + 10_000 })
+      .toBe("down");
     expect(await axeViolations(page)).toEqual([]);
   });
 });
