@@ -5,7 +5,7 @@ import { createBrotliDecompress, createGunzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watchContainers } from "../../src/core/containers/container-watch.ts";
 import { type Fleet } from "../../src/core/engine/fleet.ts";
-import { docker, engines } from "./helpers.ts";
+import { docker, engines, readInto } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
@@ -298,31 +298,36 @@ describe("GET /list/containers?watch=true", () => {
   });
 
   it("ends a watcher that does not read, once it is its bound behind, with CLIENT_TOO_SLOW", async () => {
-    const lines = await watchContainers({ fleet, clusters: ["linked"], maxBacklog: { items: 2 } });
-    // A witness that reads: the lines it saw are queued for the watcher that does not. The
-    // container is removed only once it was said added (a create and a remove in one batch of
-    // changes are never said, and the watcher would then never be behind).
+    // Both end with the test, whatever it finds.
     const done = new AbortController();
-    const witness = await watchContainers({ fleet, clusters: ["linked"], signal: done.signal });
-    const seen: any[] = [];
-    void (async () => {
-      for await (const line of witness) seen.push(line);
-    })();
-    const said = (type: string, id: string) =>
-      seen.some((line) => line.type === type && (line.id ?? line.container?.Id) === id);
-    // Not read: the snapshot and the changes queue up.
-    const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
-    expect(await until(() => said("added", id))).toBe(true);
-    await docker(engines.hostA, "rm", id);
-    expect(await until(() => said("removed", id))).toBe(true);
-    done.abort();
-    const read: any[] = [];
-    await expect(
-      (async () => {
-        for await (const line of lines) read.push(line);
-      })(),
-    ).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
-    expect(read.length).toBe(2);
-    expect(read[0].type).toBe("snapshot");
+    const lines = await watchContainers({
+      fleet,
+      clusters: ["linked"],
+      maxBacklog: { items: 2 },
+      signal: done.signal,
+    });
+    try {
+      // A witness that reads: the lines it saw are queued for the watcher that does not. The
+      // container is removed only once it was said added (a create and a remove in one batch of
+      // changes are never said, and the watcher would then never be behind).
+      const witness = await watchContainers({ fleet, clusters: ["linked"], signal: done.signal });
+      const seen: any[] = [];
+      void (async () => {
+        for await (const line of witness) seen.push(line);
+      })();
+      const said = (type: string, id: string) =>
+        seen.some((line) => line.type === type && (line.id ?? line.container?.Id) === id);
+      // Not read: the snapshot and the changes queue up.
+      const id = await docker(engines.hostA, "create", "--label", LABEL, "local/busybox:1", "true");
+      expect(await until(() => said("added", id))).toBe(true);
+      await docker(engines.hostA, "rm", id);
+      expect(await until(() => said("removed", id))).toBe(true);
+      const read: any[] = [];
+      await expect(readInto(lines, read)).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
+      expect(read.length).toBe(2);
+      expect(read[0].type).toBe("snapshot");
+    } finally {
+      done.abort();
+    }
   });
 });

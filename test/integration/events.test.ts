@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamEvents } from "../../src/core/clusters/events.ts";
 import { type Fleet } from "../../src/core/engine/fleet.ts";
-import { alphaAndBravo, docker, engines } from "./helpers.ts";
+import { alphaAndBravo, docker, engines, readInto } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
@@ -184,31 +184,30 @@ describe("GET /events and docklens events", () => {
       filters: { type: ["container"] },
       maxBuffered: 4,
     });
-    // A witness that reads the same engine stream: what it heard, the other holds unread.
-    const witness = await streamEvents({
-      fleet,
-      signal: controller.signal,
-      clusters: ["alpha"],
-      filters: { type: ["container"] },
-    });
-    let heard = 0;
-    void (async () => {
-      for await (const item of witness) if (item) heard++;
-    })().catch(() => undefined);
-    // Nothing is read while the engine sends six events or more (asked again until the stream,
-    // which may open after the first, has carried six).
-    for (let i = 0; i < 10 && heard < 6; i++) await createAndRemove(engines.hostA);
-    for (const end = Date.now() + 10_000; heard < 6 && Date.now() < end;)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(heard).toBeGreaterThanOrEqual(6);
-    const seen: unknown[] = [];
-    await expect(
-      (async () => {
-        for await (const item of events) seen.push(item);
-      })(),
-    ).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
-    expect(seen.length).toBeLessThanOrEqual(4);
-    controller.abort();
+    try {
+      // A witness that reads the same engine stream: what it heard, the other holds unread.
+      const witness = await streamEvents({
+        fleet,
+        signal: controller.signal,
+        clusters: ["alpha"],
+        filters: { type: ["container"] },
+      });
+      let heard = 0;
+      void (async () => {
+        for await (const item of witness) if (item) heard++;
+      })().catch(() => undefined);
+      // Nothing is read while the engine sends six events or more (asked again until the stream,
+      // which may open after the first, has carried six).
+      for (let i = 0; i < 10 && heard < 6; i++) await createAndRemove(engines.hostA);
+      for (const end = Date.now() + 10_000; heard < 6 && Date.now() < end;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toBeGreaterThanOrEqual(6);
+      const seen: unknown[] = [];
+      await expect(readInto(events, seen)).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
+      expect(seen.length).toBeLessThanOrEqual(4);
+    } finally {
+      controller.abort();
+    }
   });
 
   it("with until, ends once every engine sent everything up to it, a dropped link too", async () => {

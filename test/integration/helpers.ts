@@ -136,3 +136,8 @@ export function containerForFile(host: string, args: string[]): void {
   beforeAll(() => docker(host, "run", "-d", "--cidfile", path, ...args));
   afterAll(() => removeContainerOf(host, path));
 }
+
+/** Read `source` to its end, or its error, into `into` (what came before an error stays there). */
+export async function readInto<T>(source: AsyncIterable<T>, into: T[]): Promise<void> {
+  for await (const item of source) into.push(item);
+}

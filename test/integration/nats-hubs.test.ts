@@ -245,21 +245,25 @@ describe("a node killed while hubs read it", () => {
 });
 
 describe("a read in flight when the hub loses NATS", () => {
-  it("fails at once with the link's loss, not at its time limit", async () => {
+  it("fails at once with the link's loss, not at its time limit; a read on a closed link, at once", async () => {
     const own = await startNatsServer();
-    const nodeSide = await connect({ servers: own.url });
-    const hubSide = await connect({ servers: own.url });
-    // A node that takes the read and never answers it: the read stays in flight.
-    const node = serveNodeOverNats({
-      nats: nodeSide,
-      name: "mute",
-      clusters: () => ["alpha"],
-      answer: (_, signal) =>
-        new Promise((_, reject) =>
-          signal.addEventListener("abort", () => reject(new Error("ended by the node"))),
-        ),
-    });
+    const opened: Array<{ close(): Promise<void> }> = [];
     try {
+      const nodeSide = await connect({ servers: own.url });
+      opened.push(nodeSide);
+      const hubSide = await connect({ servers: own.url });
+      opened.push(hubSide);
+      // A node that takes the read and never answers it: the read stays in flight.
+      const node = serveNodeOverNats({
+        nats: nodeSide,
+        name: "mute",
+        clusters: () => ["alpha"],
+        answer: (_, signal) =>
+          new Promise((_, reject) =>
+            signal.addEventListener("abort", () => reject(new Error("ended by the node"))),
+          ),
+      });
+      opened.unshift(node);
       // The node's subscriptions are at the server before the read goes ("no responders" else).
       await nodeSide.flush();
       const backend = createNatsNodeBackend({ nats: hubSide, name: "mute", cluster: "alpha" });
@@ -273,9 +277,13 @@ describe("a read in flight when the hub loses NATS", () => {
         code: "ENGINE_UNREACHABLE",
         message: 'node "mute" over NATS: the link to NATS broke',
       });
+      await hubSide.close();
+      await expect(backend.get("/version", AbortSignal.timeout(20_000))).rejects.toMatchObject({
+        code: "ENGINE_UNREACHABLE",
+        message: 'node "mute" over NATS: closed',
+      });
     } finally {
-      await node.close();
-      await Promise.all([nodeSide.close(), hubSide.close()]);
+      for (const one of opened) await one.close();
       await own.close();
     }
   });

@@ -161,8 +161,9 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
       building.then(
         // Unless the fleet was closed meanwhile: the next use then builds anew.
         (backend) => clients.get(key) === building && built.set(key, backend),
-        // A client that failed to build (unreadable TLS file) is retried on the next call.
-        () => clients.delete(key),
+        // A client that failed to build (unreadable TLS file) is retried on the next call; one
+        // built since a close is left alone.
+        () => clients.get(key) === building && clients.delete(key),
       );
       return building;
     },

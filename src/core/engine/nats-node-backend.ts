@@ -119,6 +119,8 @@ async function openRead(
       link.error?.code ?? "ENGINE_UNREACHABLE",
       link.error?.message ?? `node ${JSON.stringify(node)} was never reached`,
     );
+  if (nats.isClosed())
+    throw new DocklensError("ENGINE_UNREACHABLE", `node ${JSON.stringify(node)} over NATS: closed`);
   const subjects = nodeSubjects(node);
   const id = nuid.next();
   // Subscribed before the read goes, so that no message of the answer comes before it.
