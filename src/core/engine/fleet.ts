@@ -136,8 +136,8 @@ export interface CoreOptions {
  * ```
  */
 export function createFleet(config: DocklensConfig, options: FleetOptions = {}): Fleet {
-  const clients = new Map<string, Promise<EngineBackend>>();
-  const built = new Map<string, EngineBackend>();
+  // A client while it is built, then the client itself.
+  const clients = new Map<string, EngineBackend | Promise<EngineBackend>>();
   const slots = new Map<number, EngineSlot>();
   // Per slot: aborted when the fleet closes, then replaced, so that a later use opens anew.
   const closers = new Map<EngineSlot, AbortController>();
@@ -152,19 +152,18 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
     },
     engine(cluster, purpose = "call") {
       const key = `${cluster.id}:${purpose}`;
-      const ready = built.get(key);
-      if (ready) return ready;
       const client = clients.get(key);
       if (client) return client;
       const building = createEngineClient(cluster, purpose);
       clients.set(key, building);
-      building.then(
-        // Unless the fleet was closed meanwhile: the next use then builds anew.
-        (backend) => clients.get(key) === building && built.set(key, backend),
-        // A client that failed to build (unreadable TLS file) is retried on the next call; one
-        // built since a close is left alone.
-        () => clients.get(key) === building && clients.delete(key),
-      );
+      // Unless the fleet was closed meanwhile (the next use then builds anew): kept as itself, or,
+      // failed to build (an unreadable TLS file), dropped, to be retried on the next call.
+      const settle = (backend?: EngineBackend) => {
+        if (clients.get(key) !== building) return;
+        if (backend) clients.set(key, backend);
+        else clients.delete(key);
+      };
+      building.then(settle, () => settle());
       return building;
     },
     slot(cluster) {
@@ -191,13 +190,13 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
         slot.closing = next.signal;
         closer.abort();
       }
+      // Those still being built are closed once built.
       for (const client of clients.values())
-        client.then(
+        Promise.resolve(client).then(
           (c) => c.close(),
           () => {},
         );
       clients.clear();
-      built.clear();
     },
   };
   return fleet;
