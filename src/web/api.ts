@@ -110,7 +110,8 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
   const code = body?.error?.code ?? `HTTP_${response.status}`;
   const message = body?.error?.message ?? `${response.status} ${response.statusText}`;
   if (response.status === 401) {
-    tokenNotice.value = readToken() ? "That token was refused. Enter a valid one." : "";
+    // Without a token, a 401 is the first ask: a notice already up (a token not sent) stays.
+    if (readToken()) tokenNotice.value = "That token was refused. Enter a valid one.";
     tokenWanted.value = true;
   }
   throw new ApiError(code, message, response.status);

@@ -3,7 +3,7 @@
 // comes at once (a hung engine says `waiting`, then `down`), then one line per container that
 // changed: 12,000 rows are made once, and a change remakes one row.
 import { onBeforeUnmount, shallowRef, watch } from "vue";
-import { describeError, tokenGeneration, watchContainers } from "./api.ts";
+import { describeError, tokenGeneration, tokenWanted, watchContainers } from "./api.ts";
 import { toRow, type ContainerRow } from "./containers-model.ts";
 import type { ClusterRef, ContainerWatchLine, ErrorBody } from "./types.ts";
 
@@ -109,7 +109,8 @@ async function run(signal: AbortSignal) {
         state.value = "live";
       });
     } catch (error) {
-      if (signal.aborted) return;
+      // Without a token there is nothing to retry: a token entered starts the stream again.
+      if (signal.aborted || tokenWanted.value) return;
       console.warn(`watch: ${describeError(error)}`);
     }
     state.value = "retrying";
