@@ -97,7 +97,8 @@ function apply(line: ContainerWatchLine | { error: ErrorBody }) {
 
 /** Keep the stream open (again after each failure) until `signal` aborts. */
 async function run(signal: AbortSignal) {
-  while (!signal.aborted) {
+  // Without a token there is nothing to retry: a token entered starts the stream again.
+  while (!signal.aborted && !tokenWanted.value) {
     state.value = "connecting";
     try {
       // Marks for bench/ui.mjs (performance.getEntriesByType("mark")): where a load's time goes.
@@ -109,10 +110,11 @@ async function run(signal: AbortSignal) {
         state.value = "live";
       });
     } catch (error) {
-      // Without a token there is nothing to retry: a token entered starts the stream again.
       if (signal.aborted || tokenWanted.value) return;
       console.warn(`watch: ${describeError(error)}`);
     }
+    // Replaced by start(): the new stream's state is not this one's to say.
+    if (signal.aborted) return;
     state.value = "retrying";
     await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
   }
@@ -143,8 +145,10 @@ function release() {
   if (!controller) start();
 }
 
-// Another token may see other clusters: read them all again.
+// Another token may see other clusters: read them all again, showing none of the last token's.
 watch(tokenGeneration, () => {
+  clusters.clear();
+  view.value = { clusters: [], rows: [] };
   if (controller) start();
 });
 

@@ -23,8 +23,9 @@ export function useObjectEvents(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last = "";
   const soon = (action: string) => {
-    // A removal outranks whatever came with it (a stop, a die) in the same burst.
-    last = last === "destroy" ? last : action;
+    // The last action of a burst says it: a destroy is a container's last event, and what comes
+    // after it (`docker rm -f x && docker run --name x`) is a new container of that name.
+    last = action;
     clearTimeout(timer);
     timer = setTimeout(() => {
       changed(last);
@@ -33,6 +34,9 @@ export function useObjectEvents(
   };
   function follow() {
     controller?.abort();
+    // A burst of the last container's is not this one's.
+    clearTimeout(timer);
+    last = "";
     const current = (controller = new AbortController());
     const path = withQuery("/events", {
       cluster: cluster.value,
@@ -42,11 +46,19 @@ export function useObjectEvents(
       if (line.Action && !line.Action.startsWith("exec_")) soon(line.Action);
       else if (line.status === "reconnected") soon("reconnected");
     };
+    // Events missed while the stream was being opened again: read the container once more.
+    let opened = false;
+    const onOpen = () => {
+      if (opened) soon("reconnected");
+      opened = true;
+    };
     void (async () => {
       while (!current.signal.aborted) {
-        await streamNdjson<EventLine>(path, onLine, current.signal).catch((error: unknown) => {
-          if (!current.signal.aborted) console.warn(`events: ${describeError(error)}`);
-        });
+        await streamNdjson<EventLine>(path, onLine, current.signal, onOpen).catch(
+          (error: unknown) => {
+            if (!current.signal.aborted) console.warn(`events: ${describeError(error)}`);
+          },
+        );
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
       }
     })();

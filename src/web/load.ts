@@ -16,10 +16,13 @@ export function useLoad<T>(read: (signal: AbortSignal) => Promise<T>, source?: W
     const current = (controller = new AbortController());
     loading.value = true;
     try {
-      data.value = await read(current.signal);
+      const result = await read(current.signal);
+      // A read that another replaced says nothing over it.
+      if (controller !== current) return;
+      data.value = result;
       error.value = "";
     } catch (caught) {
-      if (!isAbort(caught)) error.value = describeError(caught);
+      if (!isAbort(caught) && controller === current) error.value = describeError(caught);
     } finally {
       if (controller === current) loading.value = false;
     }

@@ -1,11 +1,10 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import { readFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFleet, loadFleet } from "../../src/core/engine/fleet.ts";
 import { normalizeConfig } from "../../src/core/config/config-schema.ts";
-import { engines, writeConfig } from "./helpers.ts";
+import { engines, writeConfigWithHang } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
@@ -182,9 +181,7 @@ describe("isolation", () => {
   beforeAll(async () => {
     // hang's limit 3 s here, not the suite's 800 ms: on a loaded CI lane 20 reads of the others
     // once took longer than 800 ms, and one came after hang's 504.
-    const config = JSON.parse(await readFile(engines.configPath, "utf8"));
-    for (const cluster of config.clusters) if (cluster.name === "hang") cluster.timeoutMs = 3000;
-    const configPath = await writeConfig("faults-isolation.json", config);
+    const configPath = await writeConfigWithHang("faults-isolation.json", 3000);
     server = await startServer({ log: false, fleet: await loadFleet({ configPath }) });
   });
   afterAll(() => server.close());

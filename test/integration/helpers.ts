@@ -81,6 +81,16 @@ export async function writeConfig(name: string, body: object, dir = engines.tmp)
 }
 
 /**
+ * Write the suite's config as `name`, with the hung cluster `hang` given its own time limit:
+ * tests that watch it wait or work around it need it longer than the suite's 800 ms.
+ */
+export async function writeConfigWithHang(name: string, timeoutMs: number): Promise<string> {
+  const config = JSON.parse(await readFile(engines.configPath, "utf8"));
+  for (const cluster of config.clusters) if (cluster.name === "hang") cluster.timeoutMs = timeoutMs;
+  return writeConfig(name, config);
+}
+
+/**
  * Start `docklens serve` (the built CLI) over the test config (or `config`) on a free port (or
  * the `--port` of `args`), and wait for its first line on stdout; with `--json` that line holds
  * its `url`.

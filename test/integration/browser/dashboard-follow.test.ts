@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { createServer, request, type Server } from "node:http";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines, withContainer, writeConfig } from "../helpers.ts";
+import { docker, engines, withContainer, writeConfigWithHang } from "../helpers.ts";
 import {
   axeViolations,
   backgroundOf,
@@ -21,10 +20,7 @@ import {
 // 15 s: a first page load on a loaded CI lane must come well within it.
 const HANG_MS = 15_000;
 const dash = dashboardForFile(async () => {
-  const config = JSON.parse(await readFile(engines.configPath, "utf8"));
-  for (const cluster of config.clusters) if (cluster.name === "hang") cluster.timeoutMs = HANG_MS;
-  const path = await writeConfig("dashboard-follow.json", config);
-  return { fleet: await liveFleet(path) };
+  return { fleet: await liveFleet(await writeConfigWithHang("dashboard-follow.json", HANG_MS)) };
 });
 /** The browser's own log of the dead (502) and hung (504) engines' answers, read one by one. */
 const DOWN = /status of 50[24]/;
@@ -106,6 +102,23 @@ describe("a container's page", () => {
       await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe("removed");
       expect(await page.locator(".notice.info").textContent()).toMatch(/was removed/);
       expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+
+  it("follows a container removed and run again under its name at once (docker rm -f && docker run)", async () => {
+    const name = unique();
+    const args = ["--name", name, "local/busybox:1", "sleep", "600"];
+    await withContainer(engines.hostA, args, async () => {
+      const page = await open(`#/cluster/alpha/container/${name}`);
+      await expect.poll(() => page.getByTestId("state").textContent()).toBe("running");
+      await docker(engines.hostA, "rm", "-f", name);
+      // The destroy and the new container's create and start fall in one burst of events.
+      await withContainer(engines.hostA, args, async (id) => {
+        const main = page.locator("main");
+        await expect.poll(() => main.textContent(), { timeout: 10_000 }).toContain(id);
+        expect(await page.getByTestId("state").textContent()).toBe("running");
+        expect(await page.locator(".notice.info", { hasText: "was removed" }).count()).toBe(0);
+      });
     });
   });
 });

@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines, withContainer, writeConfig } from "../helpers.ts";
+import { docker, engines, withContainer, writeConfigWithHang } from "../helpers.ts";
 import { axeViolations, dashboardForFile, liveFleet, unique } from "./browser.ts";
 
 /**
@@ -12,9 +11,7 @@ import { axeViolations, dashboardForFile, liveFleet, unique } from "./browser.ts
 // 15 s: a first page load on a loaded CI lane must come well within it.
 const HANG_MS = 15_000;
 const dash = dashboardForFile(async () => {
-  const config = JSON.parse(await readFile(engines.configPath, "utf8"));
-  for (const cluster of config.clusters) if (cluster.name === "hang") cluster.timeoutMs = HANG_MS;
-  return { fleet: await liveFleet(await writeConfig("dashboard-watch.json", config)) };
+  return { fleet: await liveFleet(await writeConfigWithHang("dashboard-watch.json", HANG_MS)) };
 });
 /** The browser's own log of a dead (502) or hung (504) engine's answer to the clusters' facts. */
 const DOWN = /status of 50[24]/;
