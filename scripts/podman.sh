@@ -59,6 +59,14 @@ stop() {
   configure "$dir"
   # Containers first: their conmon processes are not the service's children.
   podman_in "$dir" rm --all --force --time 0 >/dev/null 2>&1 || true
+  # An exec's conmon outlives its container by Podman's exec --exit-delay (5 minutes): end those
+  # of this engine (their bundle, -b, is below DIR) rather than leave them running.
+  local proc args
+  for proc in /proc/[0-9]*; do
+    [ "$(cat "$proc/comm" 2>/dev/null)" = conmon ] || continue
+    args=$(tr '\0' ' ' <"$proc/cmdline" 2>/dev/null) || continue
+    case "$args" in *" -b $dir/"*) kill -9 "${proc#/proc/}" 2>/dev/null || true ;; esac
+  done
   if [ -f "$dir/service.pid" ]; then
     local pid
     pid=$(cat "$dir/service.pid")
