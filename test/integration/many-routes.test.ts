@@ -9,6 +9,8 @@ const withConfig = (...args: string[]) => cli([...args, "--config", engines.conf
 const LOGGERS = `filter=${encodeURIComponent("name=^/?(web|b-tty)$")}`;
 type Named = { cluster: { name: string }; error?: { code: string } };
 const failed = (errors: Named[]) => errors.map((e) => [e.cluster.name, e.error!.code]);
+type Text = { text: string };
+const LAST_PATHO_LINE = "/logs?tail=1&cluster=alpha&filter=name%3Dlens-patho";
 const DEAD_AND_HUNG = [
   ["dead", "ENGINE_UNREACHABLE"],
   ["hang", "ENGINE_TIMEOUT"],
@@ -130,7 +132,9 @@ describe("GET /logs and docklens logs without a container", () => {
 
   it("grep with (a+)+$ over long lines does not hold the server: /healthz answers beside it", async () => {
     const script =
-      "i=0; while [ $i -lt 200 ]; do head -c 10240 /dev/zero | tr '\\0' a; echo b; i=$((i+1)); done; sleep 100000";
+      // One line of 10 KB written 200 times by the shell's own echo: no process per line, which a
+      // loaded CI machine made slow enough to take the test past its limit.
+      "l=$(head -c 10240 /dev/zero | tr '\\0' a)b; i=0; while [ $i -lt 200 ]; do echo $l; i=$((i+1)); done; echo done; sleep 100000";
     try {
       await docker(
         engines.hostA,
@@ -143,11 +147,12 @@ describe("GET /logs and docklens logs without a container", () => {
         "-c",
         script,
       );
-      for (let i = 0; i < 100; i++) {
-        const { json } = await get("/logs?tail=all&cluster=alpha&filter=name%3Dlens-patho");
-        if (json.lines.length >= 200) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      // Its last line says all 2 MB are written; read by tail=1, not all of them each time.
+      await expect
+        .poll(async () => (await get(LAST_PATHO_LINE)).json.lines.map((l: Text) => l.text), {
+          timeout: 20_000,
+        })
+        .toEqual(["done"]);
       const grep = get(
         `/logs?tail=all&cluster=alpha&filter=name%3Dlens-patho&grep=${encodeURIComponent("(a+)+$")}`,
       );
@@ -164,5 +169,5 @@ describe("GET /logs and docklens logs without a container", () => {
     } finally {
       await docker(engines.hostA, "rm", "-f", "lens-patho").catch(() => undefined);
     }
-  });
+  }, 60_000);
 });
