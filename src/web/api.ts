@@ -152,6 +152,41 @@ export async function streamNdjson<T>(
   }
 }
 
+/** After a stream ends or fails, the page opens it again after this long. */
+const RECONNECT_MS = 2000;
+
+/** What {@link keepOpen} asks and tells the stream's owner. */
+export interface KeepOpenHooks {
+  /** True while opening it would only be refused (no token): stop; what ends that starts it again. */
+  paused?: () => boolean;
+  /** A failure; true when it would only come again (a refused selection): stop. */
+  failed?: (error: unknown) => boolean | void;
+  /** It ended or failed, and opens again after a wait. */
+  retrying?: () => void;
+}
+
+/**
+ * Keep a stream open: `open` it again a while after each end or failure, until `signal` aborts
+ * (replaced or left: the new stream's state is not this one's to say, so nothing more is) or a
+ * hook says stop.
+ */
+export async function keepOpen(
+  open: () => Promise<void>,
+  signal: AbortSignal,
+  hooks: KeepOpenHooks = {},
+): Promise<void> {
+  while (!signal.aborted && !hooks.paused?.()) {
+    try {
+      await open();
+    } catch (error) {
+      if (signal.aborted || hooks.paused?.() || hooks.failed?.(error)) return;
+    }
+    if (signal.aborted) return;
+    hooks.retrying?.();
+    await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+  }
+}
+
 /**
  * Follow the fleet's containers (`/list/containers?watch=true`): each cluster's snapshot, then
  * each change, a line at a time, as {@link streamNdjson} reads them.

@@ -3,7 +3,7 @@
 // comes at once (a hung engine says `waiting`, then `down`), then one line per container that
 // changed: 12,000 rows are made once, and a change remakes one row.
 import { onBeforeUnmount, shallowRef, watch } from "vue";
-import { describeError, tokenGeneration, tokenWanted, watchContainers } from "./api.ts";
+import { describeError, keepOpen, tokenGeneration, tokenWanted, watchContainers } from "./api.ts";
 import { toRow, type ContainerRow } from "./containers-model.ts";
 import type { ClusterRef, ContainerWatchLine, ErrorBody } from "./types.ts";
 
@@ -24,8 +24,6 @@ export interface FleetView {
 /** The stream's own state, for the "live" pill. */
 export type WatchState = "connecting" | "live" | "retrying";
 
-/** After the stream ends or fails, open it again after this long. */
-const RECONNECT_MS = 2000;
 /** The stream outlives its last view this long: going from one view to another reads nothing again. */
 const GRACE_MS = 30_000;
 
@@ -95,35 +93,26 @@ function apply(line: ContainerWatchLine | { error: ErrorBody }) {
   publish();
 }
 
-/** Keep the stream open (again after each failure) until `signal` aborts. */
-async function run(signal: AbortSignal) {
-  // Without a token there is nothing to retry: a token entered starts the stream again.
-  while (!signal.aborted && !tokenWanted.value) {
-    state.value = "connecting";
-    try {
-      // Marks for bench/ui.mjs (performance.getEntriesByType("mark")): where a load's time goes.
-      performance.mark("containers:request");
-      await watchContainers(apply, signal, () => {
-        // What the last stream said is replaced by what this one says.
-        clusters.clear();
-        publish();
-        state.value = "live";
-      });
-    } catch (error) {
-      if (signal.aborted || tokenWanted.value) return;
-      console.warn(`watch: ${describeError(error)}`);
-    }
-    // Replaced by start(): the new stream's state is not this one's to say.
-    if (signal.aborted) return;
-    state.value = "retrying";
-    await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
-  }
-}
-
 function start() {
   controller?.abort();
-  controller = new AbortController();
-  void run(controller.signal);
+  const { signal } = (controller = new AbortController());
+  const open = () => {
+    state.value = "connecting";
+    // Marks for bench/ui.mjs (performance.getEntriesByType("mark")): where a load's time goes.
+    performance.mark("containers:request");
+    return watchContainers(apply, signal, () => {
+      // What the last stream said is replaced by what this one says.
+      clusters.clear();
+      publish();
+      state.value = "live";
+    });
+  };
+  void keepOpen(open, signal, {
+    // Without a token there is nothing to retry: a token entered starts the stream again.
+    paused: () => tokenWanted.value,
+    failed: (error) => console.warn(`watch: ${describeError(error)}`),
+    retrying: () => (state.value = "retrying"),
+  });
 }
 
 /** Start the stream before any view asks (main.ts): the lists come while the view's script loads. */

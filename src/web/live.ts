@@ -1,13 +1,11 @@
 // Keeping a container's page live from `/events` rather than from a timer: its events re-read
 // it, once per burst. (The lists are pushed by the watch, src/web/fleet-watch.ts.)
 import { onBeforeUnmount, watch, type Ref } from "vue";
-import { describeError, streamNdjson, withQuery } from "./api.ts";
+import { describeError, keepOpen, streamNdjson, withQuery } from "./api.ts";
 import type { EventLine } from "./types.ts";
 
 /** Wait this long after a cluster's last event before reading it again. */
 const DEBOUNCE_MS = 400;
-/** After the stream ends or fails, open it again after this long. */
-const RECONNECT_MS = 2000;
 
 /**
  * Follow one container's events (`/events` of its cluster, filtered to its name) and call
@@ -52,16 +50,9 @@ export function useObjectEvents(
       if (opened) soon("reconnected");
       opened = true;
     };
-    void (async () => {
-      while (!current.signal.aborted) {
-        await streamNdjson<EventLine>(path, onLine, current.signal, onOpen).catch(
-          (error: unknown) => {
-            if (!current.signal.aborted) console.warn(`events: ${describeError(error)}`);
-          },
-        );
-        await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
-      }
-    })();
+    void keepOpen(() => streamNdjson(path, onLine, current.signal, onOpen), current.signal, {
+      failed: (error) => console.warn(`events: ${describeError(error)}`),
+    });
   }
   watch([cluster, name], follow, { immediate: true });
   onBeforeUnmount(() => {
