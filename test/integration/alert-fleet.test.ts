@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { startHook, until, type Hook } from "./alert-receivers.ts";
+import { until } from "../support/until.ts";
+import { startHook, type Hook } from "./alert-receivers.ts";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { BIN, cli, docker, engines, withContainer, writeConfig } from "./helpers.ts";

@@ -2,7 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/ports.ts";
-import { startHook, until, type Hook } from "./alert-receivers.ts";
+import { until } from "../support/until.ts";
+import { startHook, type Hook } from "./alert-receivers.ts";
 import { docker, engines, spawnServe, withContainer, writeConfig } from "./helpers.ts";
 
 /**

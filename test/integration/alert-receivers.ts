@@ -7,14 +7,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../support/ports.ts";
-
-/** Poll `ok` until it holds or `ms` pass; its last answer. */
-export async function until<T>(ok: () => T | Promise<T>, ms = 20_000): Promise<T> {
-  let last = await ok();
-  for (const end = Date.now() + ms; !last && Date.now() < end; last = await ok())
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  return last;
-}
+import { until } from "../support/until.ts";
 
 /** A local webhook receiver: the JSON bodies it was POSTed, in order. */
 export interface Hook {

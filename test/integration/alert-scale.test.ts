@@ -3,7 +3,8 @@ import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts
 import { listContainers } from "../../src/core/containers/containers.ts";
 import { loadFleet, resolveCluster, type Fleet } from "../../src/core/engine/fleet.ts";
 import { mirrorState } from "../../src/core/hub/container-mirror.ts";
-import { startHook, until, type Hook } from "./alert-receivers.ts";
+import { until } from "../support/until.ts";
+import { startHook, type Hook } from "./alert-receivers.ts";
 import { docker, engines, writeConfig } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 

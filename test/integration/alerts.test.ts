@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
-import {
-  startAlertmanager,
-  startHook,
-  until,
-  type Alertmanager,
-  type Hook,
-} from "./alert-receivers.ts";
+import { until } from "../support/until.ts";
+import { startAlertmanager, startHook, type Alertmanager, type Hook } from "./alert-receivers.ts";
 import { docker, engines, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 

@@ -8,6 +8,7 @@ import { type Fleet } from "../../src/core/engine/fleet.ts";
 import { docker, engines, readInto } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
+import { until } from "../support/until.ts";
 
 /** `/list/containers?watch=true` (issue 25 item 5): a snapshot, then changes, pushed. */
 const LABEL = "docklens-test=watch";
@@ -49,11 +50,6 @@ afterAll(async () => {
   if (ids.length) await docker(engines.hostA, "rm", "-f", ...ids);
 });
 
-const until = async (ok: () => boolean, ms = 10_000) => {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end;)
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  return ok();
-};
 const engineRequests = (pattern: RegExp) =>
   proxy.requests.filter((line) => pattern.test(line)).length;
 
@@ -312,9 +308,7 @@ describe("GET /list/containers?watch=true", () => {
       // changes are never said, and the watcher would then never be behind).
       const witness = await watchContainers({ fleet, clusters: ["linked"], signal: done.signal });
       const seen: any[] = [];
-      void (async () => {
-        for await (const line of witness) seen.push(line);
-      })();
+      void readInto(witness, seen).catch(() => undefined);
       const said = (type: string, id: string) =>
         seen.some((line) => line.type === type && (line.id ?? line.container?.Id) === id);
       // Not read: the snapshot and the changes queue up.

@@ -4,6 +4,7 @@ import { streamEvents } from "../../src/core/clusters/events.ts";
 import { type Fleet } from "../../src/core/engine/fleet.ts";
 import { alphaAndBravo, docker, engines, readInto } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
+import { until } from "../support/until.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
 /** One event stream of all engines: tagged with its cluster, surviving a cut link, bounded per client. */
@@ -199,9 +200,7 @@ describe("GET /events and docklens events", () => {
       // Nothing is read while the engine sends six events or more (asked again until the stream,
       // which may open after the first, has carried six).
       for (let i = 0; i < 10 && heard < 6; i++) await createAndRemove(engines.hostA);
-      for (const end = Date.now() + 10_000; heard < 6 && Date.now() < end;)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(heard).toBeGreaterThanOrEqual(6);
+      expect(await until(() => heard >= 6)).toBe(true);
       const seen: unknown[] = [];
       await expect(readInto(events, seen)).rejects.toMatchObject({ code: "CLIENT_TOO_SLOW" });
       expect(seen.length).toBeLessThanOrEqual(4);

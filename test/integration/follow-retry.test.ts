@@ -3,6 +3,7 @@ import { followMergedLogs } from "../../src/core/containers/follow-merged-logs.t
 import { type Fleet } from "../../src/core/engine/fleet.ts";
 import { containerForFile, engines } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
+import { until } from "../support/until.ts";
 
 /** A merged-log follow that failed is retried, from after its last line (issue 24 item 3). */
 let proxy: LinkProxy;
@@ -42,11 +43,6 @@ describe("followed merged logs", () => {
     const reading = (async () => {
       for await (const item of stream) seen.push(item);
     })().catch(() => undefined);
-    const until = async (ok: () => boolean) => {
-      for (const end = Date.now() + 15_000; !ok() && Date.now() < end;)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      return ok();
-    };
     expect(await until(() => seen.some((item) => "text" in item))).toBe(true);
     await proxy.cut();
     await new Promise((resolve) => setTimeout(resolve, 500));

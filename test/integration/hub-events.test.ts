@@ -8,6 +8,7 @@ import { hubStreams } from "../../src/core/hub/event-hub.ts";
 import { BIN, cli, docker, engines, writeConfig } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
+import { until } from "../support/until.ts";
 
 /** One engine event stream per cluster, however many follow it (issue 25, D21). */
 let server: TestServer;
@@ -26,11 +27,6 @@ afterAll(async () => {
 });
 
 const eventStreams = () => proxy.requests.filter((line) => /\/events\b/.test(line)).length;
-const until = async (ok: () => boolean, ms = 10_000) => {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end;)
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  return ok();
-};
 
 /** A follower of `/events` that keeps what it read, until `leave`. */
 function follower(path: string) {

@@ -3,7 +3,7 @@ import type { ContainerItem } from "../../src/core/containers/container-types.ts
 import { listContainers } from "../../src/core/containers/containers.ts";
 import { loadFleet, resolveCluster, type Fleet } from "../../src/core/engine/fleet.ts";
 import { mirrorState } from "../../src/core/hub/container-mirror.ts";
-import { until } from "./alert-receivers.ts";
+import { until } from "../support/until.ts";
 import { docker, engines, withContainer, writeConfig } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 

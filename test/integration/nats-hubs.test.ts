@@ -19,6 +19,7 @@ import { startNatsServer, type NatsServer } from "./nats-server.ts";
 import { startNode, stopNode } from "./nats-node-process.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { raw, readStream, startServer, type TestServer } from "./server-helpers.ts";
+import { until } from "../support/until.ts";
 
 /** A hub: a live fleet that joined the nodes on NATS, and its serve. */
 interface Hub {
@@ -36,11 +37,6 @@ let hubConfig: string;
 let nodeProcess: ChildProcess | undefined;
 const hubs: Hub[] = [];
 
-const until = async (check: () => boolean, ms = 10_000) => {
-  for (const end = Date.now() + ms; !check() && Date.now() < end;)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  return check();
-};
 /** Node far with a heartbeat of a minute: a dead node is then seen by a read, not a missed beat. */
 const startFar = async () => {
   nodeProcess = await startNode(server.url, "far", nodeConfig, ["--heartbeat", "60"]);

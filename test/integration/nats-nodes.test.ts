@@ -21,6 +21,7 @@ import { readStream, raw, startServer, type TestServer } from "./server-helpers.
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { startNatsServer, type NatsServer } from "./nats-server.ts";
 import { startNode, stopNode } from "./nats-node-process.ts";
+import { until } from "../support/until.ts";
 
 let server: NatsServer;
 let fleet: Fleet;
@@ -34,11 +35,6 @@ let link: LinkProxy;
 let nodeFleet: Fleet;
 
 const signal = () => AbortSignal.timeout(20_000);
-const until = async (check: () => boolean, ms = 10_000) => {
-  for (const end = Date.now() + ms; !check() && Date.now() < end;)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  return check();
-};
 
 beforeAll(async () => {
   // A small max_payload, so that ordinary bodies cross in many messages.

@@ -6,6 +6,7 @@ import { type Fleet } from "../../src/core/engine/fleet.ts";
 import { containerForFile, engines } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
+import { until } from "../support/until.ts";
 
 /** Identical streams share one engine stream (issue 25 item 3, D21). */
 let proxy: LinkProxy;
@@ -43,12 +44,6 @@ containerForFile(engines.hostA, [
   "-c",
   "i=0; while true; do i=$((i+1)); echo $i; [ $((i % 3)) = 0 ] && echo e$i >&2; sleep 0.02; done",
 ]);
-
-const until = async (ok: () => boolean, ms = 15_000) => {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end;)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  return ok();
-};
 
 /** A client following the container's stats through serve, counting its samples. */
 function follower() {

@@ -4,6 +4,7 @@ import type { Alert, AlertNotice } from "../../src/core/alerts/alert-book.ts";
 import { createDelivery, type Delivery } from "../../src/core/alerts/delivery.ts";
 import { onceEvery } from "../../src/core/alerts/once-every.ts";
 import { receiverRequest } from "../../src/core/alerts/receivers.ts";
+import { until } from "../support/until.ts";
 
 /** Grouped, bounded delivery (issue 28 item 2), to a receiver on a loopback port. */
 let server: Server | undefined;
@@ -57,16 +58,13 @@ const notice = (
   },
 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(ok: () => boolean, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end;) await sleep(10);
-}
 
 describe("alert delivery", () => {
   it("sends a burst of 1,000 alerts of a rule as one request, and what follows once per group interval", async () => {
     const { hook, bodies } = await receiver();
     delivery = createDelivery([hook], { groupWaitMs: 20, groupIntervalMs: 1500 });
     for (let i = 0; i < 1000; i++) delivery.send(["hook"], [notice("crashed", `c${i}`)]);
-    await until(() => bodies.length === 1);
+    await until(() => bodies.length === 1, 5000);
     expect(bodies.map((body) => body.length)).toEqual([1000]);
     // Within the interval: gathered, each alert in its latest state.
     delivery.send(["hook"], [notice("crashed", "c1", "resolved")]);
@@ -74,13 +72,13 @@ describe("alert delivery", () => {
     delivery.send(["hook"], [notice("crashed", "c2", "resolved")]);
     await sleep(150);
     expect(bodies).toHaveLength(1);
-    await until(() => bodies.length === 2);
+    await until(() => bodies.length === 2, 5000);
     expect(bodies[1]!.map((alert) => `${alert.container!.name} ${alert.state}`)).toEqual([
       "c1 resolved",
       "c2 resolved",
     ]);
     // Counted once the receiver's answer is back.
-    await until(() => delivery!.counts()[0]?.count === 2);
+    await until(() => delivery!.counts()[0]?.count === 2, 5000);
     expect(delivery.counts()).toEqual([{ receiver: "hook", result: "success", count: 2 }]);
   });
 
@@ -88,7 +86,7 @@ describe("alert delivery", () => {
     const { hook, bodies } = await receiver();
     delivery = createDelivery([hook], { groupWaitMs: 20, groupIntervalMs: 10_000 });
     delivery.send(["hook"], [notice("crashed", "a"), notice("sick", "a"), notice("crashed", "b")]);
-    await until(() => bodies.length === 2);
+    await until(() => bodies.length === 2, 5000);
     expect(bodies.map((body) => body.map((alert) => alert.id)).sort()).toEqual([
       ["crashed-a", "crashed-b"],
       ["sick-a"],
@@ -111,9 +109,9 @@ describe("alert delivery", () => {
     expect(delivery.dropped()).toEqual([{ receiver: "hook", count: 70 }]);
     // The first drop at once; the rest of the minute's at its end.
     expect(logged).toEqual([["hook", 1]]);
-    await until(() => delivery!.counts().some((one) => one.result === "failure"));
+    await until(() => delivery!.counts().some((one) => one.result === "failure"), 5000);
     up = true;
-    await until(() => bodies.flat().length === 100);
+    await until(() => bodies.flat().length === 100, 5000);
     const sent = bodies.flat().map((alert) => alert.id);
     expect(sent).toHaveLength(100);
     expect(sent).not.toContain("crashed-c0");
