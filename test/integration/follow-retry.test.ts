@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followMergedLogs } from "../../src/core/containers/follow-merged-logs.ts";
 import { type Fleet } from "../../src/core/engine/fleet.ts";
-import { containerForFile, engines } from "./helpers.ts";
+import { containerForFile, engines, readInto } from "./helpers.ts";
 import { linkedFleet, type LinkProxy } from "./proxy.ts";
 import { until } from "../support/until.ts";
 
@@ -40,9 +40,7 @@ describe("followed merged logs", () => {
       signal: controller.signal,
     });
     const seen: any[] = [];
-    const reading = (async () => {
-      for await (const item of stream) seen.push(item);
-    })().catch(() => undefined);
+    const reading = readInto(stream, seen).catch(() => undefined);
     expect(await until(() => seen.some((item) => "text" in item))).toBe(true);
     await proxy.cut();
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -9,8 +9,8 @@ const withConfig = (...args: string[]) => cli([...args, "--config", engines.conf
 const LOGGERS = `filter=${encodeURIComponent("name=^/?(web|b-tty)$")}`;
 type Named = { cluster: { name: string }; error?: { code: string } };
 const failed = (errors: Named[]) => errors.map((e) => [e.cluster.name, e.error!.code]);
-type Text = { text: string };
-const LAST_PATHO_LINE = "/logs?tail=1&cluster=alpha&filter=name%3Dlens-patho";
+/** The grep test's container, as a selection. */
+const PATHO = "cluster=alpha&filter=name%3Dlens-patho";
 const DEAD_AND_HUNG = [
   ["dead", "ENGINE_UNREACHABLE"],
   ["hang", "ENGINE_TIMEOUT"],
@@ -148,14 +148,10 @@ describe("GET /logs and docklens logs without a container", () => {
         script,
       );
       // Its last line says all 2 MB are written; read by tail=1, not all of them each time.
-      await expect
-        .poll(async () => (await get(LAST_PATHO_LINE)).json.lines.map((l: Text) => l.text), {
-          timeout: 20_000,
-        })
-        .toEqual(["done"]);
-      const grep = get(
-        `/logs?tail=all&cluster=alpha&filter=name%3Dlens-patho&grep=${encodeURIComponent("(a+)+$")}`,
-      );
+      const lastLine = async () =>
+        (await get(`/logs?tail=1&${PATHO}`)).json.lines.map((line: { text: string }) => line.text);
+      await expect.poll(lastLine, { timeout: 20_000 }).toEqual(["done"]);
+      const grep = get(`/logs?tail=all&${PATHO}&grep=${encodeURIComponent("(a+)+$")}`);
       const started = Date.now();
       const health = await raw(server.port, "/healthz");
       const healthMs = Date.now() - started;
