@@ -4,22 +4,8 @@
 // changed: 12,000 rows are made once, and a change remakes one row.
 import { onBeforeUnmount, shallowRef, watch } from "vue";
 import { describeError, keepOpen, tokenGeneration, tokenWanted, watchContainers } from "./api.ts";
-import { toRow, type ContainerRow } from "./containers-model.ts";
-import type { ClusterRef, ContainerWatchLine, ErrorBody } from "./types.ts";
-
-/** A cluster as the watch said it last. */
-export interface WatchedCluster {
-  cluster: ClusterRef;
-  state: "waiting" | "live" | "down";
-  error?: ErrorBody;
-  rows: ContainerRow[];
-}
-
-/** What the views draw: every cluster in id order, and their rows, flat, in the same order. */
-export interface FleetView {
-  clusters: WatchedCluster[];
-  rows: ContainerRow[];
-}
+import { FleetModel, type FleetView } from "./fleet-model.ts";
+import type { ContainerWatchLine, ErrorBody } from "./types.ts";
 
 /** The stream's own state, for the "live" pill. */
 export type WatchState = "connecting" | "live" | "retrying";
@@ -29,8 +15,7 @@ const GRACE_MS = 30_000;
 
 const view = shallowRef<FleetView>({ clusters: [], rows: [] });
 const state = shallowRef<WatchState>("connecting");
-/** Each cluster by id, with its rows' places by container id. */
-const clusters = new Map<number, WatchedCluster & { index: Map<string, number> }>();
+const fleet = new FleetModel();
 let users = 0;
 let controller: AbortController | undefined;
 let grace: ReturnType<typeof setTimeout> | undefined;
@@ -41,20 +26,8 @@ function publish() {
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
-    const list = [...clusters.values()]
-      .sort((a, b) => a.cluster.id - b.cluster.id)
-      .map(({ index: _, ...cluster }) => cluster);
-    view.value = { clusters: list, rows: list.flatMap((cluster) => cluster.rows) };
+    view.value = fleet.view();
   });
-}
-
-function entry(cluster: ClusterRef) {
-  let found = clusters.get(cluster.id);
-  if (!found) {
-    found = { cluster, state: "waiting", rows: [], index: new Map() };
-    clusters.set(cluster.id, found);
-  }
-  return found;
 }
 
 /** Apply one line of the watch to the cluster it is about. */
@@ -65,32 +38,7 @@ function apply(line: ContainerWatchLine | { error: ErrorBody }) {
   }
   if (line.type === "snapshot" && !performance.getEntriesByName("containers:snapshot").length)
     performance.mark("containers:snapshot");
-  const cluster = entry(line.cluster);
-  // A cluster's rows are replaced, never changed in place: a view holding the last ones keeps them.
-  let rows = cluster.rows;
-  if (line.type === "snapshot") {
-    rows = line.containers.map((item) => toRow(item, line.cluster));
-    cluster.index = new Map(rows.map((row, place) => [row.id, place]));
-    Object.assign(cluster, { state: "live", error: undefined });
-  } else if (line.type === "down") Object.assign(cluster, { state: "down", error: line.error });
-  else if (line.type === "waiting") cluster.state = "waiting";
-  else if (line.type === "removed") {
-    const place = cluster.index.get(line.id);
-    if (place === undefined) return;
-    rows = rows.filter((_, at) => at !== place);
-    cluster.index = new Map(rows.map((row, at) => [row.id, at]));
-  } else {
-    const row = toRow(line.container, line.cluster);
-    const place = cluster.index.get(row.id);
-    rows = [...rows];
-    // A new container first, as the engine lists the newest first.
-    if (place === undefined) {
-      rows.unshift(row);
-      cluster.index = new Map(rows.map((one, at) => [one.id, at]));
-    } else rows[place] = row;
-  }
-  cluster.rows = rows;
-  publish();
+  if (fleet.apply(line)) publish();
 }
 
 function start() {
@@ -101,9 +49,8 @@ function start() {
     // Marks for bench/ui.mjs (performance.getEntriesByType("mark")): where a load's time goes.
     performance.mark("containers:request");
     return watchContainers(apply, signal, () => {
-      // What the last stream said is replaced by what this one says.
-      clusters.clear();
-      publish();
+      // What the last stream said stays on screen until this one's lines replace it.
+      fleet.reopened();
       state.value = "live";
     });
   };
@@ -128,7 +75,7 @@ function release() {
     if (users > 0) return;
     controller?.abort();
     controller = undefined;
-    clusters.clear();
+    fleet.clear();
     view.value = { clusters: [], rows: [] };
   }, GRACE_MS);
   if (!controller) start();
@@ -136,7 +83,7 @@ function release() {
 
 // Another token may see other clusters: read them all again, showing none of the last token's.
 watch(tokenGeneration, () => {
-  clusters.clear();
+  fleet.clear();
   view.value = { clusters: [], rows: [] };
   if (controller) start();
 });

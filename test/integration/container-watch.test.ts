@@ -14,6 +14,8 @@ import { until } from "../support/until.ts";
 const LABEL = "docklens-test=watch";
 const ROOT = "watch-root-secret";
 const TEAM = "watch-team-secret";
+/** A token whose scope matches no cluster of the config. */
+const NONE = "watch-none-secret";
 let server: TestServer;
 let proxy: LinkProxy;
 let fleet: Fleet;
@@ -35,6 +37,11 @@ beforeAll(async () => {
           name: "team",
           sha256: createHash("sha256").update(TEAM).digest("hex"),
           clusters: ["linked"],
+        },
+        {
+          name: "none",
+          sha256: createHash("sha256").update(NONE).digest("hex"),
+          clusters: ["elsewhere-*"],
         },
       ],
     }),
@@ -168,17 +175,25 @@ describe("GET /list/containers?watch=true", () => {
     const down = all.lines[firstIndex("hang", "down")];
     expect(down.error.code).toMatch(/ENGINE_(TIMEOUT|UNREACHABLE)/);
     expect(all.lines[firstIndex("dead", "down")].error.code).toBe("ENGINE_UNREACHABLE");
+    // Once every cluster had its first line, and before the hung one's answer: `synced`, once.
+    const synced = all.lines.findIndex((line) => line.type === "synced");
+    expect(all.lines[synced]).toEqual({ type: "synced" });
+    expect(synced).toBeGreaterThan(firstIndex("hang", "waiting"));
+    expect(synced).toBeGreaterThan(firstIndex("linked", "snapshot"));
+    expect(synced).toBeLessThan(firstIndex("hang", "down"));
+    expect(all.lines.filter((line) => line.type === "synced")).toHaveLength(1);
     all.leave();
 
     // A watcher that comes once they are known down is told so in its first lines, at once.
     const late = watcher("/list/containers?watch=true");
-    expect(await until(() => late.lines.length >= 3, 5000)).toBe(true);
+    expect(await until(() => late.lines.length >= 4, 5000)).toBe(true);
     expect(
       late.lines
         .slice(0, 3)
         .map((line) => `${line.cluster.name} ${line.type}`)
         .sort(),
     ).toEqual(["dead down", "hang down", "linked snapshot"]);
+    expect(late.lines[3]).toEqual({ type: "synced" });
     late.leave();
   });
 
@@ -237,8 +252,20 @@ describe("GET /list/containers?watch=true", () => {
     await team.ready;
     expect(team.status()).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(new Set(team.lines.map((line) => line.cluster.name))).toEqual(new Set(["linked"]));
+    expect(team.lines.map((line) => line.cluster?.name ?? line.type).slice(0, 2)).toEqual([
+      "linked",
+      "synced",
+    ]);
+    expect(new Set(team.lines.map((line) => line.cluster?.name ?? line.type))).toEqual(
+      new Set(["linked", "synced"]),
+    );
     team.leave();
+    // A token that sees no cluster is told at once that there is none.
+    const none = watcher("/list/containers?watch=true", NONE);
+    expect(await until(() => none.lines.length > 0, 5000)).toBe(true);
+    expect(none.status()).toBe(200);
+    expect(none.lines).toEqual([{ type: "synced" }]);
+    none.leave();
     const hidden = await raw(server.port, "/list/containers?watch=true&cluster=hang", {
       headers: { authorization: `Bearer ${TEAM}` },
     });

@@ -20,14 +20,16 @@ import { listMirroredContainers, type ListContainersResult } from "./list-contai
 /**
  * A line of a container watch (docs/http-interface.md, "Watching containers"): a cluster's whole
  * list (`snapshot`, also when it comes back), one container `added`, `modified` or `removed`, a
- * cluster asked and not answered yet (`waiting`), or one that is `down`, with its error.
+ * cluster asked and not answered yet (`waiting`), or one that is `down`, with its error; once,
+ * after every cluster's first line, `synced`.
  */
 export type ContainerWatchLine =
   | { type: "snapshot"; cluster: ClusterRef; containers: ContainerItem[] }
   | { type: "added" | "modified"; cluster: ClusterRef; container: ContainerItem }
   | { type: "removed"; cluster: ClusterRef; id: string }
   | { type: "waiting"; cluster: ClusterRef }
-  | { type: "down"; cluster: ClusterRef; error: ErrorBody };
+  | { type: "down"; cluster: ClusterRef; error: ErrorBody }
+  | { type: "synced" };
 
 /** Options of {@link watchContainers}. */
 export interface WatchContainersOptions extends CoreOptions {
@@ -67,13 +69,15 @@ const feeds = new WeakMap<EngineSlot, Feed>();
 /**
  * Watch the containers of every cluster (or of `options.clusters`): for each, at once, its
  * snapshot (when its mirror is live), `down` (when it is known down) or `waiting` (until its
- * first list, or its time limit, comes); then its changes as the mirror sees them, a container a
- * line, and `down` / a new snapshot as the engine goes and comes back. A cluster never holds up
+ * first list, or its time limit, comes), and once all have theirs, `synced`; then its changes as
+ * the mirror sees them, a container a line, and `down` / a new snapshot as the engine goes and
+ * comes back. A cluster never holds up
  * another. Needs a live fleet (serve's). A watcher that falls `maxBacklog` behind gets a last
  * `CLIENT_TOO_SLOW` error. Ends when `options.signal` aborts or the consumer stops.
  * @example
  * ```ts
- * for await (const line of await watchContainers({ fleet })) console.log(line.type, line.cluster.name);
+ * for await (const line of await watchContainers({ fleet }))
+ *   console.log(line.type, line.type === "synced" ? "every cluster" : line.cluster.name);
  * ```
  */
 export async function watchContainers(
@@ -97,6 +101,9 @@ export async function watchContainers(
     wake?.();
   };
   const joined = clusters.map((cluster) => join(cluster, options, deliver));
+  // After each join's `waiting` (set up before it): the watcher now holds every cluster asked, as
+  // client-go's informers are synced, and a cluster it held but was not told of is gone.
+  setImmediate(() => deliver({ type: "synced" }, 0));
   const aborted = new Promise<void>((resolve) => {
     if (options.signal?.aborted) resolve();
     options.signal?.addEventListener("abort", () => resolve(), { once: true });

@@ -18,6 +18,7 @@ export const WATCH_SCHEMAS = {
       closed({ type: { const: "removed" }, cluster: ref("ClusterRef"), id: str }),
       closed({ type: { const: "waiting" }, cluster: ref("ClusterRef") }),
       closed({ type: { const: "down" }, cluster: ref("ClusterRef"), error: ref("ErrorBody") }),
+      closed({ type: { const: "synced" } }),
     ],
   },
 } as const;

@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { docker, engines, withContainer, writeConfigWithHang } from "../helpers.ts";
-import { axeViolations, dashboardForFile, liveFleet, unique } from "./browser.ts";
+import { raw } from "../server-helpers.ts";
+import { axeViolations, dashboardForFile, liveFleet, openPage, unique } from "./browser.ts";
 
 /**
  * The page drawn from the watch of every cluster's containers (issue 25 item 5, issue 29 defect
@@ -102,4 +103,48 @@ describe("live from the watch, at a phone's width and a desktop's, light and dar
         await clusters.close();
       }
   }, 180_000);
+});
+
+describe("the watch opened again", () => {
+  it("keeps the rows it had until the new stream names its clusters, then drops those it did not", async () => {
+    const alpha = (await raw(dash.port, "/list/alpha/containers")).json.containers as unknown[];
+    expect(alpha.length).toBeGreaterThan(1);
+    const line = (value: object) => `${JSON.stringify(value)}\n`;
+    const snapshot = (id: number, name: string, containers: unknown[]) =>
+      line({ type: "snapshot", cluster: { id, name }, containers });
+    // Each stream the page opens ends at once, and the page opens the next 2 s later: the
+    // fleet, then a stream that names nothing yet, then one without the cluster "gone".
+    const bodies = [
+      snapshot(1, "alpha", alpha) +
+        snapshot(99, "gone", alpha.slice(0, 1)) +
+        line({ type: "synced" }),
+      "",
+      snapshot(1, "alpha", alpha) + line({ type: "synced" }),
+    ];
+    let opened = 0;
+    const watched = await openPage(dash.browser);
+    try {
+      const { page } = watched;
+      await page.route("**/list/containers?watch=*", (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: "application/x-ndjson",
+          body: bodies[Math.min(opened++, bodies.length - 1)],
+        }),
+      );
+      await page.goto(`${dash.url}/#/containers`);
+      const total = () => page.locator("p.count").getAttribute("data-total");
+      await expect.poll(total).toBe(String(alpha.length + 1));
+      // The second stream opened and ended without a line: what the first said is still shown.
+      await expect.poll(() => opened, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => page.getByTestId("live").textContent()).toMatch(/retrying/);
+      expect(await total()).toBe(String(alpha.length + 1));
+      // The third named alpha alone before `synced`: "gone" went, with its row.
+      await expect.poll(() => opened, { timeout: 10_000 }).toBe(3);
+      await expect.poll(total).toBe(String(alpha.length));
+    } finally {
+      await watched.close();
+    }
+    expect(watched.problems).toEqual([]);
+  });
 });
