@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../support/ports.ts";
+import { closedPort, freePort } from "../support/ports.ts";
 import {
   docker,
   fixturesA,
@@ -82,7 +82,7 @@ async function startEngines(): Promise<StartedEngines> {
   const dirA = join(tmp, "engine-a");
   const dirB = join(tmp, "engine-b");
   const dirP = join(tmp, "podman");
-  const [portB, deadPort, hang] = await Promise.all([freePort(), freePort(), hangingServer()]);
+  const [portB, deadPort, hang] = await Promise.all([freePort(), closedPort(), hangingServer()]);
   const stopAll = async () => {
     for (const socket of hang.sockets) socket.destroy();
     hang.server.close();
