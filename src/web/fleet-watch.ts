@@ -30,6 +30,12 @@ function publish() {
   });
 }
 
+/** Show no cluster, now: what the watch said is no longer anyone's to see. */
+function forget() {
+  fleet.clear();
+  view.value = fleet.view();
+}
+
 /** Apply one line of the watch to the cluster it is about. */
 function apply(line: ContainerWatchLine | { error: ErrorBody }) {
   if (!("type" in line)) {
@@ -75,16 +81,14 @@ function release() {
     if (users > 0) return;
     controller?.abort();
     controller = undefined;
-    fleet.clear();
-    view.value = { clusters: [], rows: [] };
+    forget();
   }, GRACE_MS);
   if (!controller) start();
 }
 
 // Another token may see other clusters: read them all again, showing none of the last token's.
 watch(tokenGeneration, () => {
-  fleet.clear();
-  view.value = { clusters: [], rows: [] };
+  forget();
   if (controller) start();
 });
 

@@ -64,7 +64,7 @@ describe("the page's fleet, from the watch's lines", () => {
       ["alpha live: a1"],
     ],
     [
-      "down keeps the last rows; a snapshot replaces them",
+      "down keeps the last rows",
       [
         snapshot(alpha, "a1"),
         { type: "down", cluster: alpha, error: { code: "ENGINE_UNREACHABLE", message: "x" } },

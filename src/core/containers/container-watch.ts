@@ -71,9 +71,9 @@ const feeds = new WeakMap<EngineSlot, Feed>();
  * snapshot (when its mirror is live), `down` (when it is known down) or `waiting` (until its
  * first list, or its time limit, comes), and once all have theirs, `synced`; then its changes as
  * the mirror sees them, a container a line, and `down` / a new snapshot as the engine goes and
- * comes back. A cluster never holds up
- * another. Needs a live fleet (serve's). A watcher that falls `maxBacklog` behind gets a last
- * `CLIENT_TOO_SLOW` error. Ends when `options.signal` aborts or the consumer stops.
+ * comes back. A cluster never holds up another. Needs a live fleet (serve's). A watcher that
+ * falls `maxBacklog` behind gets a last `CLIENT_TOO_SLOW` error. Ends when `options.signal`
+ * aborts or the consumer stops.
  * @example
  * ```ts
  * for await (const line of await watchContainers({ fleet }))
