@@ -88,6 +88,9 @@ export default defineConfig({
   test: {
     // Gives the run a temp dir of its own (TMPDIR), and fails the run on anything left in it.
     globalSetup: ["test/setup/temp-dir.ts"],
+    // Each run's transforms on disk (node_modules/.experimental-vitest-cache), keyed by content:
+    // the runs beside the first and those of the other Node versions do not transform again.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {

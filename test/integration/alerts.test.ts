@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { closedPort } from "../support/ports.ts";
+import { freePort } from "../support/ports.ts";
 import { until } from "../support/until.ts";
 import { startAlertmanager, startHook, type Alertmanager, type Hook } from "./alert-receivers.ts";
 import { docker, engines, writeConfig } from "./helpers.ts";
@@ -34,7 +34,7 @@ beforeAll(async () => {
     clusters: [
       { name: "alpha", host: engines.hostA },
       { id: 7, name: "bravo", host: engines.hostB },
-      { name: "dead", host: "127.0.0.1", port: await closedPort(), timeoutMs: 500 },
+      { name: "dead", host: "127.0.0.1", port: await freePort(), timeoutMs: 500 },
     ],
     tokens: [{ name: "alpha-only", ...scoped }],
     alerts: {

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closedPort, freePort } from "../support/ports.ts";
+import { freePort } from "../support/ports.ts";
 import { cli, engines, spawnServe, withContainer, writeConfig } from "./helpers.ts";
 import { startProxy, type LinkProxy } from "./proxy.ts";
 import { raw, type RawResponse } from "./server-helpers.ts";
@@ -322,7 +322,7 @@ describe("a node that goes away", () => {
       nodes: [
         {
           name: "ghost",
-          url: `http://127.0.0.1:${await closedPort()}`,
+          url: `http://127.0.0.1:${await freePort()}`,
           token: { env: "EDGE_TOKEN" },
         },
       ],

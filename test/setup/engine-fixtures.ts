@@ -3,6 +3,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { freePort } from "../support/ports.ts";
+import { until } from "../support/until.ts";
 
 const run = promisify(execFile);
 
@@ -16,57 +17,13 @@ export async function docker(host: string, ...args: string[]): Promise<string> {
 }
 
 export async function fixturesA(host: string): Promise<void> {
-  await docker(
-    host,
-    "network",
-    "create",
-    "--driver",
-    "bridge",
-    "--subnet",
-    "192.0.2.0/24",
-    "--gateway",
-    "192.0.2.1",
-    "--label",
-    "team=ops",
-    "lens-net",
-  );
   // Published on loopback ports nothing listens on (no userland proxy binds them), in an order docker would not sort.
   const [http, dns] = await Promise.all([freePort(), freePort()]);
   await Promise.all([
-    docker(
-      host,
-      "run",
-      "-d",
-      "--name",
-      "web",
-      "--network",
-      "lens-net",
-      "--ip",
-      "192.0.2.10",
-      "--expose",
-      "9090",
-      "-p",
-      `127.0.0.1:${dns}:8053/udp`,
-      "-p",
-      `127.0.0.1:${http}:8080`,
-      "-l",
-      "app=web",
-      "-l",
-      "tier=front",
-      "-e",
-      "DB_PASSWORD=hunter2",
-      "-e",
-      "API_TOKEN=abc123",
-      "-e",
-      "PLAIN=visible",
-      IMAGE,
-      "sh",
-      "-c",
-      TICKER,
-    ),
     // Health: one whose probe always fails (unhealthy at its first probe), one still starting, one
-    // healthy. Probes every 5 s, not 1: each is an exec (runc, three events), which at 1 s cost a
-    // tenth of a core through the whole run.
+    // healthy. Started first: the set-up waits for their first probe, one interval after the
+    // start. Every 10 s: each probe is an exec (runc, a cgroup, three events); the two cost the
+    // run's engines 0.05 of a core at 5 s, 0.1 at 1 s.
     docker(
       host,
       "run",
@@ -78,7 +35,7 @@ export async function fixturesA(host: string): Promise<void> {
       "--health-cmd",
       "echo probe failed; exit 1",
       "--health-interval",
-      "5s",
+      "10s",
       "--health-retries",
       "1",
       IMAGE,
@@ -110,10 +67,56 @@ export async function fixturesA(host: string): Promise<void> {
       "--health-cmd",
       "true",
       "--health-interval",
-      "5s",
+      "10s",
       IMAGE,
       "sleep",
       "100000",
+    ),
+    docker(
+      host,
+      "network",
+      "create",
+      "--driver",
+      "bridge",
+      "--subnet",
+      "192.0.2.0/24",
+      "--gateway",
+      "192.0.2.1",
+      "--label",
+      "team=ops",
+      "lens-net",
+    ).then(() =>
+      docker(
+        host,
+        "run",
+        "-d",
+        "--name",
+        "web",
+        "--network",
+        "lens-net",
+        "--ip",
+        "192.0.2.10",
+        "--expose",
+        "9090",
+        "-p",
+        `127.0.0.1:${dns}:8053/udp`,
+        "-p",
+        `127.0.0.1:${http}:8080`,
+        "-l",
+        "app=web",
+        "-l",
+        "tier=front",
+        "-e",
+        "DB_PASSWORD=hunter2",
+        "-e",
+        "API_TOKEN=abc123",
+        "-e",
+        "PLAIN=visible",
+        IMAGE,
+        "sh",
+        "-c",
+        TICKER,
+      ),
     ),
     // One service of the compose project "shop", whose other service runs on B.
     docker(
@@ -165,28 +168,32 @@ export async function fixturesA(host: string): Promise<void> {
   ]);
 }
 
-/** Wait until the health of `container` is `status`. */
-export async function waitForHealth(
-  host: string,
-  container: string,
-  status: string,
-): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await docker(host, "inspect", "-f", "{{.State.Health.Status}}", container)) === status)
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${container} did not become ${status} in 20 s`);
+/**
+ * Wait until each container named has the health given, asking every half second (each ask runs
+ * the docker CLI, a tenth of a second of CPU while the runs beside set up their engines too).
+ */
+export async function waitForHealth(host: string, health: Record<string, string>): Promise<void> {
+  const names = Object.keys(health);
+  const want = names.map((name) => `/${name} ${health[name]}`).join("\n");
+  const format = "{{.Name}} {{.State.Health.Status}}";
+  if (
+    !(await until(
+      async () => (await docker(host, "inspect", "-f", format, ...names)) === want,
+      30_000,
+      500,
+    ))
+  )
+    throw new Error(`not ${JSON.stringify(health)} in 30 s`);
 }
 
 /** Wait until `container` has logged at least `lines` lines, so that log tests have something to read. */
 export async function waitForLogs(host: string, container: string, lines: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  const logged = async () => {
     const { stdout, stderr } = await run("docker", ["-H", host, "logs", container]);
-    if ((stdout + stderr).split("\n").filter(Boolean).length >= lines) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${container} did not log ${lines} lines in 20 s`);
+    return (stdout + stderr).split("\n").filter(Boolean).length >= lines;
+  };
+  if (!(await until(logged, 20_000, 500)))
+    throw new Error(`${container} did not log ${lines} lines in 20 s`);
 }
 
 export async function fixturesB(host: string): Promise<void> {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
-import { closedPort, freePort } from "../support/ports.ts";
+import { freePort } from "../support/ports.ts";
 import {
   docker,
   fixturesA,
@@ -82,7 +82,7 @@ async function startEngines(): Promise<StartedEngines> {
   const dirA = join(tmp, "engine-a");
   const dirB = join(tmp, "engine-b");
   const dirP = join(tmp, "podman");
-  const [portB, deadPort, hang] = await Promise.all([freePort(), closedPort(), hangingServer()]);
+  const [portB, deadPort, hang] = await Promise.all([freePort(), freePort(), hangingServer()]);
   const stopAll = async () => {
     for (const socket of hang.sockets) socket.destroy();
     hang.server.close();
@@ -108,8 +108,7 @@ async function startEngines(): Promise<StartedEngines> {
       waitForLogs(hostA, "web", 8),
       waitForLogs(adminB, "b-tty", 4),
       waitForLogs(hostP, "p-web", 4),
-      waitForHealth(hostA, "sick", "unhealthy"),
-      waitForHealth(hostA, "fine", "healthy"),
+      waitForHealth(hostA, { fine: "healthy", sick: "unhealthy" }),
     ]);
     const engines: TestEngines = {
       hostA,

@@ -1,27 +1,24 @@
 import { readFile } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 
-/** A loopback port that nothing listens on now, to start a server on. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** The ports this process was given, none twice. */
+const given = new Set<number>();
 
 /**
- * A loopback port that refuses connections and goes on refusing them, for a dead engine or node:
- * below the range the kernel picks ports 0 from (ip_local_port_range), so no server of this run
- * or of a run beside it takes it, as one took a port {@link freePort} had found free (a recording
- * link of another run then answered for "dead", and counted its requests as its own).
+ * A loopback port that refuses connections now, for a server started on it later (a `nats-server`,
+ * an engine on TCP, a node started again) or for a dead engine or node. It is below the range the
+ * kernel picks ports 0 from (`ip_local_port_range`), so no server of this run or of a run beside
+ * it takes it meanwhile, as one took a port found free in that range: a recording link of another
+ * run then answered for "dead", and counted its requests as its own.
  */
-export async function closedPort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const range = await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8");
   const first = Number(range.trim().split(/\s+/)[0]);
   const low = Math.min(10_000, Math.floor(first / 2));
   for (;;) {
     const port = low + Math.floor(Math.random() * (first - low));
+    if (given.has(port)) continue;
+    given.add(port);
     if (await refuses(port)) return port;
   }
 }

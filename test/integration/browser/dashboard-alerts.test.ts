@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { closedPort } from "../../support/ports.ts";
+import { freePort } from "../../support/ports.ts";
 import { docker, engines, spawnServe, writeConfig } from "../helpers.ts";
 import { raw } from "../server-helpers.ts";
 import { axeViolations, dashboardAt, openPage, unique } from "./browser.ts";
@@ -37,7 +37,7 @@ const dash = dashboardAt(async () => {
     clusters: [
       { name: "alpha", host: engines.hostA },
       { id: 7, name: "bravo", host: engines.hostB },
-      { name: "dead", host: "127.0.0.1", port: await closedPort(), timeoutMs: 500 },
+      { name: "dead", host: "127.0.0.1", port: await freePort(), timeoutMs: 500 },
     ],
     alerts: {
       rules: [

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { docker, engines, withContainer } from "../helpers.ts";
 import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
@@ -162,6 +163,18 @@ describe("the other views", () => {
  */
 const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
+/**
+ * True once a README screenshot's page has what it shows: every cluster answered or given up on
+ * (none still "asking…"), or a container's stats with a rate, which takes two samples.
+ */
+async function settled(page: Page, view: string): Promise<boolean> {
+  if (view === "clusters") {
+    const states = await page.locator("[data-cluster-state]").allTextContents();
+    return states.length === 4 && !states.some((state) => state.includes("asking"));
+  }
+  return (await page.getByText("/s)").count()) > 0;
+}
+
 describe("at a phone's width", () => {
   it("is usable at 390 pixels, with no horizontal overflow of the page itself", async () => {
     const page = await open("#/containers", { width: 390, height: 844 });
@@ -192,7 +205,7 @@ describe("at a phone's width", () => {
             : ["#/cluster/alpha/container/web", "container"];
         await watched.page.goto(`${dash.url}/${more[0]}`);
         await watched.page.getByRole("heading", { level: 1 }).waitFor();
-        await watched.page.waitForTimeout(2500);
+        await expect.poll(() => settled(watched.page, more[1]!), { timeout: 15_000 }).toBe(true);
         const file = `dashboard-${more[1]}-${colorScheme}.png`;
         await watched.page.screenshot({ path: join(dash.shots, file), fullPage: true });
         if (KEEP) await watched.page.screenshot({ path: join(KEEP, file), fullPage: true });
