@@ -1,32 +1,14 @@
 #!/usr/bin/env bash
-# `npm test`'s checks beside its tests: the type check and the lint run while COMMAND runs, at the
-# lowest CPU priority, so that they take the CPU the tests leave (engines starting, timers, the
-# browser files one at a time) rather than a minute of both cores before the tests start. Their
-# output comes after COMMAND's (a line each when they pass). Fails when any of the three fails.
-#   scripts/checks.sh COMMAND [ARG...]
-set -uo pipefail
+# What `npm test` checks before the tests: the type check and the lint at once (each keeps one
+# core busy for most of a minute), then the build the integration tests run. Fails if either fails.
+set -euo pipefail
 cd "$(dirname "$0")/.."
-typecheck_log=$(mktemp "${TMPDIR:-/tmp}/docklens-typecheck-XXXXXX")
-lint_log=$(mktemp "${TMPDIR:-/tmp}/docklens-lint-XXXXXX")
-nice -n 19 npm run typecheck >"$typecheck_log" 2>&1 &
+npm run typecheck &
 typecheck=$!
-nice -n 19 npm run lint >"$lint_log" 2>&1 &
+npm run lint &
 lint=$!
-# Ctrl-C ends the checks too; their logs go either way.
-trap 'kill "$typecheck" "$lint" 2>/dev/null; rm -f "$typecheck_log" "$lint_log"' EXIT
-"$@"
-failed=$?
-for check in typecheck lint; do
-  pid=${!check} log="${check}_log"
-  wait "$pid"
-  status=$?
-  if [ "$status" -eq 0 ]; then
-    echo "== npm run $check, beside the tests: passed"
-  else
-    echo
-    echo "== npm run $check, beside the tests: exit $status"
-    cat "${!log}"
-    failed=1
-  fi
-done
-exit "$failed"
+failed=0
+wait "$typecheck" || failed=1
+wait "$lint" || failed=1
+[ "$failed" -eq 0 ]
+npm run build
