@@ -176,13 +176,8 @@ export async function waitForHealth(host: string, health: Record<string, string>
   const names = Object.keys(health);
   const want = names.map((name) => `/${name} ${health[name]}`).join("\n");
   const format = "{{.Name}} {{.State.Health.Status}}";
-  if (
-    !(await until(
-      async () => (await docker(host, "inspect", "-f", format, ...names)) === want,
-      30_000,
-      500,
-    ))
-  )
+  const reached = async () => (await docker(host, "inspect", "-f", format, ...names)) === want;
+  if (!(await until(reached, 30_000, 500)))
     throw new Error(`not ${JSON.stringify(health)} in 30 s`);
 }
 
