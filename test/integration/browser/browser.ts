@@ -76,10 +76,10 @@ export async function openPage(
   page.on("console", (message) => {
     // Chromium's word for the machine's interfaces changing under it (another test's engine made
     // one): a request it dropped, which the page asks again; not the page's problem.
+    if (message.type() !== "error" || /net::ERR_NETWORK_CHANGED/.test(message.text())) return;
     // A failed request's line does not name it: its location does.
     const { url } = message.location();
-    if (message.type() === "error" && !/net::ERR_NETWORK_CHANGED/.test(message.text()))
-      problems.push(`console: ${message.text()}${url ? ` (${url})` : ""}`);
+    problems.push(`console: ${message.text()}${url ? ` (${url})` : ""}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   // Injected by the browser itself, outside the page's CSP, before any of the page's scripts.
