@@ -29,6 +29,8 @@ export async function cli(
     HOME: engines.tmp,
     XDG_CONFIG_HOME: join(engines.tmp, "xdg"),
     NO_COLOR: "1",
+    // The run's own temp dir (test/setup/temp-dir.ts), where Node keeps the CLI's compile cache.
+    TMPDIR: process.env.TMPDIR ?? "",
     // Set by vitest.config.ts: the CLI's shared reads are frozen too.
     DOCKLENS_FREEZE_SHARED_READS: process.env.DOCKLENS_FREEZE_SHARED_READS ?? "",
     ...options.env,
