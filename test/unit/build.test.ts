@@ -139,10 +139,13 @@ describe("chunks written in ASCII", () => {
 });
 
 describe("what an install of the package runs", () => {
+  const root = join(import.meta.dirname, "../..");
+  const readJson = <T>(name: string) => JSON.parse(readFileSync(join(root, name), "utf8")) as T;
+  const lock = readJson<{
+    packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
+  }>("package-lock.json");
+
   it("no dependency it installs has an install script (ssh2's native parts stay out, bundled without them)", () => {
-    const lock = JSON.parse(
-      readFileSync(join(import.meta.dirname, "../../package-lock.json"), "utf8"),
-    ) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }> };
     const scripts = Object.entries(lock.packages)
       .filter(([path, entry]) => path && !entry.dev && entry.hasInstallScript)
       .map(([path]) => path);
@@ -150,13 +153,7 @@ describe("what an install of the package runs", () => {
   });
 
   it("the project's own install runs none of its dev dependencies' install scripts: each is denied in allowScripts", () => {
-    const root = join(import.meta.dirname, "../..");
-    const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as {
-      packages: Record<string, { hasInstallScript?: boolean }>;
-    };
-    const { allowScripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-      allowScripts?: Record<string, boolean>;
-    };
+    const { allowScripts } = readJson<{ allowScripts?: Record<string, boolean> }>("package.json");
     // npm 11.19+ runs a script allowScripts does not name, with a warning; a new one needs a decision.
     const names = Object.entries(lock.packages)
       .filter(([, entry]) => entry.hasInstallScript)
