@@ -10,13 +10,18 @@
 // It starts a throwaway engine in the directory (scripts/engine.sh), writes f.json there, and
 // leaves them for the next run; `bash scripts/engine.sh stop /tmp/docklens-bench` removes both.
 //
+// A third row per Node is the floor after importing the chunks every docklens run loads
+// (dist/cli.mjs and what it imports, through Node's compile cache, as bin/docklens.mjs does) and
+// running none of them: what loading the code alone costs, against the aim of 1.2.
+//
 // Node 20 reads NODE_EXTRA_CA_CERTS at start, whether or not the program uses TLS; when the
 // environment sets it, every Node row is also timed without it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { benchEngine, BIN, median } from "./lib.mjs";
+import { benchEngine, BIN, median, ROOT } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -50,6 +55,9 @@ const FLOOR = `require("node:http").get({ socketPath: process.env.DOCKER_HOST.sl
   const chunks = []; r.on("data", (c) => chunks.push(c));
   r.on("end", () => process.stdout.write(JSON.stringify({ containers: JSON.parse(Buffer.concat(chunks)) }) + "\\n"));
 });`;
+const CLI = pathToFileURL(join(ROOT, "dist/cli.mjs")).href;
+const LOADED = `import module from "node:module"; module.enableCompileCache?.(); await import(${JSON.stringify(CLI)});
+${FLOOR.replace('require("node:http")', 'process.getBuiltinModule("node:http")')}`;
 const env = { ...process.env, DOCKER_HOST: host, DOCKLENS_CONFIG: "" };
 const bare = { ...env };
 delete bare.NODE_EXTRA_CA_CERTS;
@@ -81,6 +89,11 @@ for (const version of versions) {
     rows[`Node ${version}: bare Node, the same call (floor)${suffix}`] = [
       node,
       ["-e", FLOOR],
+      environment,
+    ];
+    rows[`Node ${version}: the floor after loading docklens's CLI chunks${suffix}`] = [
+      node,
+      ["--input-type=module", "-e", LOADED],
       environment,
     ];
   }
@@ -135,7 +148,7 @@ for (const name of names)
     `${name.padEnd(80)} ${m[name].toFixed(1).padStart(6)} ms (${Math.min(...samples[name]).toFixed(1)}), CPU ${c[name].toFixed(1)} ms`,
   );
 console.log(
-  "docklens against its floor on the same Node (aim: at most 1.2), without / with f.json:",
+  "docklens against its floor on the same Node (aim: at most 1.2), without / with f.json / loaded only:",
 );
 for (const version of versions)
   for (const suffix of Object.keys(environments)) {
@@ -144,7 +157,9 @@ for (const version of versions)
       const without = of[`Node ${version}: docklens containers local --json${suffix}`] / floor;
       const withFile =
         of[`Node ${version}: docklens containers bench --json --config f.json${suffix}`] / floor;
-      return `${without.toFixed(2)} / ${withFile.toFixed(2)}`;
+      const loaded =
+        of[`Node ${version}: the floor after loading docklens's CLI chunks${suffix}`] / floor;
+      return `${without.toFixed(2)} / ${withFile.toFixed(2)} / ${loaded.toFixed(2)}`;
     };
     console.log(`  Node ${version}${suffix}: wall ${ratios(m)}, CPU ${ratios(c)}`);
   }
