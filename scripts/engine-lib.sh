@@ -9,13 +9,14 @@ ENGINE_PACKAGES=(dockerd=docker.io docker=docker.io /bin/busybox=busybox-static 
   openssl=openssl jq=jq curl=curl)
 
 # Install Debian's packages for the commands missing here, each asked as COMMAND=PACKAGE (COMMAND
-# a name on the PATH or an absolute path). Quick when nothing is missing; as root it installs the
-# missing packages; anyone else is told what to install, and it fails.
+# a name on the PATH, or the absolute path of a file the package installs). Quick when nothing is
+# missing; as root it installs the missing packages; anyone else is told what to install, and it
+# fails.
 need_packages() {
   local pair missing=()
   for pair in "$@"; do
     local what=${pair%%=*} package=${pair#*=}
-    if [[ $what == /* ]]; then [ -x "$what" ] && continue; else command -v "$what" >/dev/null && continue; fi
+    if [[ $what == /* ]]; then [ -e "$what" ] && continue; else command -v "$what" >/dev/null && continue; fi
     [[ " ${missing[*]} " == *" $package "* ]] || missing+=("$package")
   done
   [ ${#missing[@]} -eq 0 ] && return

@@ -180,6 +180,8 @@ describe("at a phone's width", () => {
   it("is usable at 390 pixels, with no horizontal overflow of the page itself", async () => {
     const page = await open("#/containers", { width: 390, height: 844 });
     await page.locator("p.count").waitFor();
+    // Every cluster answered or given up on: the hung one's notice is part of the page.
+    await page.getByTestId("waiting").waitFor({ state: "detached" });
     const overflow = await page.evaluate(() => {
       const root = (globalThis as any).document.documentElement;
       return root.scrollWidth - root.clientWidth;
@@ -196,6 +198,7 @@ describe("at a phone's width", () => {
       try {
         await watched.page.goto(`${dash.url}/#/containers?sort=cluster`);
         await watched.page.locator("p.count").waitFor();
+        await watched.page.getByTestId("waiting").waitFor({ state: "detached" });
         await watched.page.screenshot({ path: join(dash.shots, `containers-${colorScheme}.png`) });
         if (KEEP && colorScheme === "light")
           await watched.page.screenshot({ path: join(KEEP, "dashboard.png") });

@@ -234,6 +234,16 @@ describe("at a phone's width and a desktop's, light and dark", () => {
           const viewport = { width, height, colorScheme };
           const page = await open(hash, viewport);
           await page.locator(ready).first().waitFor({ timeout: 20_000 });
+          // The overview as the README shows it: every cluster answered or given up on, and the
+          // drift counted (its figure is "…" until then).
+          if (name === "overview")
+            await expect
+              .poll(async () => {
+                const asking = await page.getByText("asking…").count();
+                const drift = page.locator('[data-figure="images drifting"] strong');
+                return asking === 0 && (await drift.textContent()) !== "…";
+              })
+              .toBe(true);
           const overflow = await page.evaluate(() => {
             const root = (globalThis as any).document.documentElement;
             return root.scrollWidth - root.clientWidth;
