@@ -181,6 +181,16 @@ export function dashboardAt(start: () => Promise<Served>): Dashboard {
 /** A name no other run or test uses, for the containers a test makes. */
 export const unique = (): string => `dash-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
+/**
+ * True once the clusters view (`#/`) shows the suite's four clusters (alpha, bravo, dead, hang)
+ * and none is still "asking…": every engine answered or was given up on, the hung one after its
+ * time limit.
+ */
+export async function clustersSettled(page: Page): Promise<boolean> {
+  const states = await page.locator("[data-cluster-state]").allTextContents();
+  return states.length === 4 && !states.some((state) => state.includes("asking"));
+}
+
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { docker, engines, withContainer } from "../helpers.ts";
-import { axeViolations, dashboardForFile, openPage, unique } from "./browser.ts";
+import { axeViolations, clustersSettled, dashboardForFile, openPage, unique } from "./browser.ts";
 
 /**
  * The dashboard in Debian's Chromium against the suite's real engines: a container's page (its
@@ -169,10 +169,7 @@ const KEEP = process.env.DOCKLENS_SCREENSHOTS;
  * (none still "asking…"), or a container's stats with a rate, which takes two samples.
  */
 async function settled(page: Page, view: string): Promise<boolean> {
-  if (view === "clusters") {
-    const states = await page.locator("[data-cluster-state]").allTextContents();
-    return states.length === 4 && !states.some((state) => state.includes("asking"));
-  }
+  if (view === "clusters") return clustersSettled(page);
   return (await page.getByText("/s)").count()) > 0;
 }
 

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { docker, engines } from "../helpers.ts";
 import { raw } from "../server-helpers.ts";
-import { axeViolations, dashboardForFile } from "./browser.ts";
+import { axeViolations, clustersSettled, dashboardForFile } from "./browser.ts";
 
 /**
  * The operator's views in Debian's Chromium against the suite's real engines: Stats (every
@@ -239,9 +239,8 @@ describe("at a phone's width and a desktop's, light and dark", () => {
           if (name === "overview")
             await expect
               .poll(async () => {
-                const asking = await page.getByText("asking…").count();
                 const drift = page.locator('[data-figure="images drifting"] strong');
-                return asking === 0 && (await drift.textContent()) !== "…";
+                return (await clustersSettled(page)) && (await drift.textContent()) !== "…";
               })
               .toBe(true);
           const overflow = await page.evaluate(() => {
