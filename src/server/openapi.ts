@@ -92,7 +92,9 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
               ]),
             )
           : responses,
-      ...(route.public && options.token ? { security: [] } : {}),
+      // Each operation says what it wants (none without a token), so a generated client sends the
+      // token where it is needed.
+      security: options.token && !route.public ? [{ bearer: [] }] : [],
     });
     paths[route.path.replace(/:(\w+)/g, "{$1}")] = {
       get: operation("get"),
@@ -106,13 +108,16 @@ export function createOpenApiDocument(routes: ApiRoute[], options: OpenApiOption
       version: "1",
       description:
         "Read-only inspection of registered Docker engines (clusters). GET and HEAD only.",
+      license: { name: "MIT", identifier: "MIT" },
     },
+    // The serve that sent the document: its host and port are the client's to know.
+    servers: [{ url: "/", description: "this docklens serve" }],
     paths,
     components: {
       schemas: componentSchemas(routes),
       ...(options.token ? { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } } : {}),
     },
-    ...(options.token ? { security: [{ bearer: [] }] } : {}),
+    security: options.token ? [{ bearer: [] }] : [],
   };
 }
 
