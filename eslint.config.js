@@ -10,7 +10,7 @@ import tseslint from "typescript-eslint";
 import vue from "eslint-plugin-vue";
 
 export default tseslint.config(
-  { ignores: ["dist/", "coverage/"] },
+  { ignores: ["dist/", "coverage/", "docs/.vitepress/dist/", "docs/.vitepress/cache/"] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

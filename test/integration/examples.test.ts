@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { docsPages } from "../support/docs-pages.ts";
 import { BIN, cli, docker, engines } from "./helpers.ts";
 
 const exec = promisify(execFile);
@@ -46,11 +47,11 @@ describe("examples/jq.sh", () => {
   });
 });
 
-describe("README's CLI examples", () => {
-  /** Each `$ docklens ...` of README's console blocks, and the lines shown under it. */
+describe("the CLI examples of the README and the docs", () => {
+  /** Each `$ docklens ...` of their console blocks, and the lines shown under it. */
   const examples = async () => {
-    const readme = await readFile(join(import.meta.dirname, "../../README.md"), "utf8");
-    const blocks = [...readme.matchAll(/```console\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const docs = (await docsPages()).map((page) => page.text).join("\n");
+    const blocks = [...docs.matchAll(/```console\n([\s\S]*?)```/g)].map((match) => match[1]!);
     return blocks.flatMap((block) =>
       block
         .replace(/^ {2}/gm, "")
@@ -63,7 +64,7 @@ describe("README's CLI examples", () => {
         .filter(({ command }) => /^docklens [^|]+$/.test(command)),
     );
   };
-  // README's clusters are local, prod, staging and lab; the test engine A is alpha.
+  // The docs' clusters are local, prod, staging and lab; the test engine A is alpha.
   const args = (command: string) =>
     (command.match(/'[^']*'|\S+/g) ?? [])
       .slice(1)

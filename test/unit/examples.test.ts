@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/core/config/config.ts";
 import { certificates } from "../support/certificates.ts";
+import { docsPages } from "../support/docs-pages.ts";
 
 const examples = join(import.meta.dirname, "../../examples");
 let dir: string;
@@ -159,12 +160,16 @@ describe("the deployment examples", () => {
   });
 });
 
-describe("README's command lines", () => {
+describe("the command lines of the README and the docs", () => {
   it("name commands docklens has, with options each has", async () => {
     const { createProgram } = await import("../../src/cli/main.ts");
     const program = createProgram();
-    const readme = await readFile(join(import.meta.dirname, "../../README.md"), "utf8");
-    const lines = [...readme.matchAll(/^ *```\w*\n([\s\S]*?)^ *```/gm)]
+    // The generated reference prints the program's own help: no test of the program.
+    const docs = (await docsPages())
+      .filter((page) => !page.text.startsWith("<!-- Made by"))
+      .map((page) => page.text)
+      .join("\n");
+    const lines = [...docs.matchAll(/^ *```\w*\n([\s\S]*?)^ *```/gm)]
       .flatMap((block) => block[1]!.split("\n"))
       .map((line) => line.trim().replace(/^\$ /, ""))
       .filter((line) => line.startsWith("docklens "))

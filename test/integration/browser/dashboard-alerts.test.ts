@@ -16,7 +16,7 @@ import { axeViolations, dashboardAt, openPage, unique } from "./browser.ts";
  * the empty state of a serve without rules; phone and desktop, light and dark, axe-core clean.
  */
 const LABEL = "docklens-test=dash-alerts";
-/** `DOCKLENS_SCREENSHOTS=docs` writes the README's screenshots of the view there too. */
+/** `DOCKLENS_SCREENSHOTS=docs` writes the docs' screenshots of the view there too (docs/*.png). */
 const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
 /** `docklens serve --json` with `args`; its URL, port, and a close that ends it. */

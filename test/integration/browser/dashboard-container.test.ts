@@ -158,14 +158,14 @@ describe("the other views", () => {
 });
 
 /**
- * Where the screenshots of the README go, when asked: `DOCKLENS_SCREENSHOTS=docs npx vitest run
+ * Where the docs' screenshots go, when asked: `DOCKLENS_SCREENSHOTS=docs npx vitest run
  * test/integration/browser -t width` (or any folder) writes dashboard.png, dashboard-phone.png,
- * dashboard-clusters-dark.png and dashboard-container-light.png there too.
+ * dashboard-clusters-dark.png and dashboard-container-light.png there too (the docs show docs/*.png).
  */
 const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
 /**
- * True once a README screenshot's page has what it shows: every cluster answered or given up on
+ * True once a docs screenshot's page has what it shows: every cluster answered or given up on
  * (none still "asking…"), or a container's stats with a rate, which takes two samples.
  */
 async function settled(page: Page, view: string): Promise<boolean> {
@@ -199,7 +199,7 @@ describe("at a phone's width", () => {
         await watched.page.screenshot({ path: join(dash.shots, `containers-${colorScheme}.png`) });
         if (KEEP && colorScheme === "light")
           await watched.page.screenshot({ path: join(KEEP, "dashboard.png") });
-        // The README's other screenshots: the clusters in dark, a container in light.
+        // The docs' other screenshots: the clusters in dark, a container in light.
         const more =
           colorScheme === "dark"
             ? ["#/", "clusters"]

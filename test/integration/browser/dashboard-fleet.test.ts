@@ -13,7 +13,7 @@ import { axeViolations, clustersSettled, dashboardForFile } from "./browser.ts";
  */
 const dash = dashboardForFile();
 const open = dash.open;
-/** `DOCKLENS_SCREENSHOTS=docs` writes the README's screenshots of these views there too. */
+/** `DOCKLENS_SCREENSHOTS=docs` writes the docs' screenshots of these views there too (docs/*.png). */
 const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
 const running = async (host: string, cluster: string) =>
@@ -234,7 +234,7 @@ describe("at a phone's width and a desktop's, light and dark", () => {
           const viewport = { width, height, colorScheme };
           const page = await open(hash, viewport);
           await page.locator(ready).first().waitFor({ timeout: 20_000 });
-          // The overview as the README shows it: every cluster answered or given up on, and the
+          // The overview as the docs show it: every cluster answered or given up on, and the
           // drift counted (its figure is "…" until then).
           if (name === "overview")
             await expect

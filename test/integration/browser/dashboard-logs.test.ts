@@ -23,7 +23,7 @@ const dash = dashboardForFile(async () => {
   return { fleet: await liveFleet(configPath) };
 });
 const open = dash.open;
-/** `DOCKLENS_SCREENSHOTS=docs` writes the README's screenshots of the view there too. */
+/** `DOCKLENS_SCREENSHOTS=docs` writes the docs' screenshots of the view there too (docs/*.png). */
 const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
 const id = unique();
