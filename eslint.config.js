@@ -28,7 +28,7 @@ export default tseslint.config(
       parserOptions: { parser: tseslint.parser, extraFileExtensions: [".vue"] },
       globals: globals.browser,
     },
-    // Engine strings are rendered as text, never as markup (README, "Dashboard").
+    // Engine strings are rendered as text, never as markup (docs/guide/dashboard.md).
     // Component names are the brief's own (Notice, App); none clashes with an HTML element.
     rules: { "vue/no-v-html": "error", "vue/multi-word-component-names": "off" },
   },

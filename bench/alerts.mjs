@@ -11,13 +11,13 @@
 //    half of them non-zero, start, health_status) for --fleet-seconds (60): serve's CPU and RSS
 //    with three rules (exited, unhealthy, restarting), the same with a label filter on each, and
 //    with no rules; the load average beside each.
-//    Measured 2026-11-27 (2 shared cores, 60 s), before and after issue 28's fixes (README,
-//    Alerts): with a label filter 33.4% of a core, 381 MiB, 8,498 alerts in 53 requests and
-//    10,707 dropped (load 36-52) -> 25.3%, 305 MiB, 21,860 alerts in 12 requests, none dropped
-//    (load 15); without a filter 33.9%, 541 MiB, no alert in 60 s -> 25.0%, 334 MiB, 23,066
-//    alerts in 13 requests; no rules 0.3-0.5%, 62-63 MiB. serve waited about as long again for
-//    a core as it ran; at load 8-10 the same rules got 49.7% and 45.7% of a core (+76%, +82%
-//    waiting), 23,203 and 23,161 alerts in 19 and 18 requests, none dropped.
+//    Measured 2026-11-27 (2 shared cores, 60 s), before and after issue 28's fixes
+//    (bench/results/2026-11-27-alerts.md): with a label filter 33.4% of a core, 381 MiB, 8,498
+//    alerts in 53 requests and 10,707 dropped (load 36-52) -> 25.3%, 305 MiB, 21,860 alerts in 12
+//    requests, none dropped (load 15); without a filter 33.9%, 541 MiB, no alert in 60 s -> 25.0%,
+//    334 MiB, 23,066 alerts in 13 requests; no rules 0.3-0.5%, 62-63 MiB. serve waited about as
+//    long again for a core as it ran; at load 8-10 the same rules got 49.7% and 45.7% of a core
+//    (+76%, +82% waiting), 23,203 and 23,161 alerts in 19 and 18 requests, none dropped.
 // Run by hand, as root:   node bench/alerts.mjs [--parts 1,2,3] [--exits 30] [--containers 50]
 //   [--seconds 30] [--engines 40] [--events 500] [--fleet-seconds 60]
 // then stop the engines: bash scripts/engine.sh stop /tmp/docklens-bench-alerts (and /tmp/docklens-bench)

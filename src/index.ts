@@ -163,7 +163,7 @@ export type {
   EngineDiskUsage,
 } from "./core/clusters/disk-usage.ts";
 
-// Alerts (README, "Alerts"): the config's rules on a live fleet, and the body of `/alerts`.
+// Alerts (docs/guide/alerts.md): the config's rules on a live fleet, and the body of `/alerts`.
 export { startAlerts, listAlerts } from "./core/alerts/alerts.ts";
 export type { AlertsService, ListAlertsResult, StartAlertsOptions } from "./core/alerts/alerts.ts";
 export type { Alert } from "./core/alerts/alert-book.ts";

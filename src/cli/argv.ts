@@ -4,7 +4,7 @@ import { COMMON_OPTIONS, SECONDS } from "../operations/parts.ts";
 
 /**
  * Docker's words for a docklens command, each where exactly one docklens command does what
- * docker's does (README, "CLI usage"): `docklens container ls` is `docklens ps`.
+ * docker's does (docs/guide/cli.md): `docklens container ls` is `docklens ps`.
  */
 export const DOCKER_WORDS: ReadonlyArray<readonly [docker: string, docklens: string]> = [
   ["container ls", "ps"],

@@ -1,5 +1,5 @@
-// `docklens node`: serve this config's clusters to hubs over NATS, opening no port (README,
-// "Nodes over NATS"). Every read goes through answerEngineRead, the node's allow-list.
+// `docklens node`: serve this config's clusters to hubs over NATS, opening no port
+// (docs/guide/nats.md). Every read goes through answerEngineRead, the node's allow-list.
 import { setMaxListeners } from "node:events";
 import { clusterGlob } from "../core/config/cluster-config.ts";
 import { connectNats, withoutUser } from "../core/node/nats-connect.ts";

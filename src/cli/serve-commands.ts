@@ -98,7 +98,7 @@ export const SERVE_COMMANDS = [
     bare: true,
     options: [COMMON_OPTIONS[0]!],
     examples: [
-      ["docklens mcp", "what an MCP client starts (README, MCP)"],
+      ["docklens mcp", "what an MCP client starts (docs/guide/mcp.md)"],
       ["docklens mcp --config ops.yaml", "the clusters of that config only"],
     ],
     action: async (_, options) => (await import("../mcp/server.ts")).serveMcp(options),

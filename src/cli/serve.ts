@@ -100,7 +100,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       };
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // One listener per request in flight.
-  // The clusters of the config's nodes, kept up to date until serve stops (README, "Nodes").
+  // The clusters of the config's nodes, kept up to date until serve stops (docs/guide/nodes.md).
   if (fleet.config.nodes?.length)
     await (
       await import("../core/node/http-nodes.ts")

@@ -1,6 +1,7 @@
 // The MCP server's tools, made of the operation table as the server's routes are: each route a
 // tool, its arguments the route's path parameters and the fields of its input, its description
-// the route's summary. Every route is a read, so every tool is; none follows a stream (README, "MCP").
+// the route's summary. Every route is a read, so every tool is; none follows a stream
+// (docs/guide/mcp.md).
 import type { InputDecl } from "../operations/input.ts";
 import { queryParam } from "../operations/input-schema.ts";
 import { routesOf } from "../operations/operation.ts";

@@ -1,4 +1,4 @@
-// Alerts (README, "Alerts"): `GET /alerts`, the firing and recently resolved alerts of serve's
+// Alerts (docs/guide/alerts.md): `GET /alerts`, the firing and recently resolved alerts of serve's
 // rules under the token's clusters; `docklens alerts`, what the rules would fire now.
 import type { Operation } from "./operation.ts";
 import { defineCommand } from "./parts.ts";

@@ -97,7 +97,7 @@ const errorsIn = (result: object): readonly ClusterError[] =>
 
 /**
  * How a command across clusters reports the clusters it could not ask (`refs`, or all of the
- * config's), one rule for all (README, "CLI usage"): when some failed, the table of the others
+ * config's), one rule for all (docs/guide/cli.md): when some failed, the table of the others
  * and one warning line each on stderr, exit 0; when every cluster asked failed, no table, the
  * warnings and `no cluster answered` on stderr, exit 1 (`--json` prints the body, exit 1). The
  * failures are the body's `errors` unless `errorsOf` reads them elsewhere.

@@ -168,7 +168,7 @@ function engineMetrics(fleet: Fleet): { metrics(): Promise<string> } {
 const STATES = ["created", "running", "paused", "restarting", "removing", "exited", "dead"];
 
 /**
- * The alerts of serve's rules (README, "Alerts"): those firing, by rule and cluster (of the
+ * The alerts of serve's rules (docs/guide/alerts.md): those firing, by rule and cluster (of the
  * clusters `fleet` holds), and the deliveries to each receiver by result.
  */
 function alertMetrics(fleet: Fleet): MetricsRegistry {

@@ -7,7 +7,7 @@ import { startHook, type Hook } from "./alert-receivers.ts";
 import { docker, engines, spawnServe, withContainer, writeConfig } from "./helpers.ts";
 
 /**
- * Alert rules over a node's clusters (README, "Nodes"): a hub serve whose rules name `edge.*`
+ * Alert rules over a node's clusters (docs/guide/nodes.md): a hub serve whose rules name `edge.*`
  * starts before its node `edge` (a serve over engine A as `alpha`) is up, so that the node's
  * clusters appear while the rules run, and the entry that stood for the node leaves.
  */

@@ -1,5 +1,5 @@
 /**
- * Hubs over a node on NATS (README, "Nodes over NATS"): attach, two hub replicas reading one
+ * Hubs over a node on NATS (docs/guide/nats.md): attach, two hub replicas reading one
  * node, a hub's event stream that reconnects, a killed node read. A real nats-server, `docklens
  * node far` (the built CLI) with engine A behind a recording link, and hubs in this process.
  */

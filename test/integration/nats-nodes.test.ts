@@ -1,5 +1,5 @@
 /**
- * Nodes over NATS (README, "Nodes over NATS"): a real nats-server on a loopback port, started and
+ * Nodes over NATS (docs/guide/nats.md): a real nats-server on a loopback port, started and
  * stopped here; real engines behind the node.
  */
 import type { Readable } from "node:stream";

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { ClusterRef } from "../engine/across-clusters.ts";
 import type { AlertTrigger } from "../config/alert-triggers.ts";
 
-/** An alert as `GET /alerts` and the receivers get it (README, "Alerts"). */
+/** An alert as `GET /alerts` and the receivers get it (docs/guide/alerts.md). */
 export interface Alert {
   /** A stable fingerprint of rule, cluster, container and subject: the same alert, the same id. */
   id: string;

@@ -1,7 +1,7 @@
 // What an alert rule triggers on, apart from the config's checks (alerts-schema.ts), so that the
 // body schema of `GET /alerts` names them without loading the config's validator.
 
-/** What a rule triggers on (README, "Alerts"). */
+/** What a rule triggers on (docs/guide/alerts.md). */
 export const ALERT_TRIGGERS = [
   "exited",
   "oom",

@@ -1,4 +1,4 @@
-// The `alerts` key of the config file (README, "Alerts"): receivers and rules, checked with the
+// The `alerts` key of the config file (docs/guide/alerts.md): receivers and rules, checked with the
 // rest of the config, an error naming the rule and the key. What only the engines' terms can
 // check (filters, cluster references) is checked when the rules start (core/alerts/rule-scope.ts).
 import { z } from "zod/mini";
@@ -182,7 +182,7 @@ export interface AlertReceiverInput {
   ntfy?: ReceiverTarget;
 }
 
-/** A rule as written (README, "Alerts"); durations like `30s`, `5m`. */
+/** A rule as written (docs/guide/alerts.md); durations like `30s`, `5m`. */
 export interface AlertRuleInput {
   name: string;
   when: AlertTrigger;
@@ -246,7 +246,7 @@ export interface AlertsConfig {
   rules: AlertRule[];
 }
 
-/** The checked `alerts` key with its defaults (README, "Alerts"). */
+/** The checked `alerts` key with its defaults (docs/guide/alerts.md). */
 export function toAlertsConfig(input: AlertsConfigInput): AlertsConfig {
   const receivers = (input.receivers ?? []).map((receiver) => {
     const kind = RECEIVER_KINDS.find((candidate) => receiver[candidate] !== undefined)!;

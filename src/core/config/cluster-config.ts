@@ -40,7 +40,7 @@ export const DEFAULT_ICON = "🐳";
 export type ClusterSource = "config" | "context" | "discovered" | "default" | "node";
 
 /**
- * How a hub reaches a cluster of a node (README, "Nodes"): the node, and the cluster's name
+ * How a hub reaches a cluster of a node (docs/guide/nodes.md): the node, and the cluster's name
  * there. Its state (`seen`, `error`) changes as the hub hears from the node
  * (core/node/node-clusters.ts).
  */
@@ -109,11 +109,11 @@ export interface DocklensConfig {
   allowedHosts?: string[];
   /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
   maxStreams?: number;
-  /** Alert receivers and rules (README, "Alerts"); none unset. */
+  /** Alert receivers and rules (docs/guide/alerts.md); none unset. */
   alerts?: AlertsConfig;
-  /** Where to find nodes over NATS (README, "Nodes over NATS"); none unset. */
+  /** Where to find nodes over NATS (docs/guide/nats.md); none unset. */
   nats?: NatsConfig;
-  /** Other docklens serves whose clusters this one shows (README, "Nodes"); none unset. */
+  /** Other docklens serves whose clusters this one shows (docs/guide/nodes.md); none unset. */
   nodes?: NodeConfig[];
 }
 

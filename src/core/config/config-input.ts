@@ -80,10 +80,10 @@ export interface DocklensConfigInput {
   allowedHosts?: string[];
   /** Streams one client of `serve` may hold open (docs/http-interface.md, "Streams"); 64 unset. */
   maxStreams?: number;
-  /** Alert receivers and rules (README, "Alerts"). */
+  /** Alert receivers and rules (docs/guide/alerts.md). */
   alerts?: AlertsConfigInput;
-  /** Where to find nodes over NATS (README, "Nodes over NATS"). */
+  /** Where to find nodes over NATS (docs/guide/nats.md). */
   nats?: NatsConfigInput;
-  /** Other docklens serves whose clusters this one shows as `<node>.<cluster>` (README, "Nodes"). */
+  /** Other docklens serves, their clusters shown as `<node>.<cluster>` (docs/guide/nodes.md). */
   nodes?: NodeConfigInput[];
 }

@@ -1,4 +1,4 @@
-// The `nats` key of the config file (README, "Nodes over NATS"): where a hub finds every node
+// The `nats` key of the config file (docs/guide/nats.md): where a hub finds every node
 // that serves its clusters over NATS. Checked with the rest of the config.
 import { z } from "zod/mini";
 import { cached } from "./cached.ts";

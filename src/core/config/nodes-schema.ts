@@ -1,5 +1,5 @@
-// The `nodes` key of the config file (D22, README "Nodes"): other docklens serves whose clusters
-// this one shows as `<node>.<cluster>`, each reached over HTTP(S) with a token of its own.
+// The `nodes` key of the config file (D22, docs/guide/nodes.md): other docklens serves whose
+// clusters this one shows as `<node>.<cluster>`, each reached over HTTP(S) with a token of its own.
 import { z } from "zod/mini";
 import { MAX_NAME_LENGTH } from "../names.ts";
 import { cached } from "./cached.ts";

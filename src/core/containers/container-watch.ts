@@ -18,7 +18,7 @@ import type { ContainerItem } from "./container-types.ts";
 import { listMirroredContainers, type ListContainersResult } from "./list-containers.ts";
 
 /**
- * A line of a container watch (docs/http-interface.md, "Watching containers"): a cluster's whole
+ * A line of a container watch (docs/design/watch.md, "Watching container lists"): a cluster's whole
  * list (`snapshot`, also when it comes back), one container `added`, `modified` or `removed`, a
  * cluster asked and not answered yet (`waiting`), or one that is `down`, with its error; once,
  * after every cluster's first line, `synced`.

@@ -22,7 +22,7 @@ export async function createEngineClient(
   cluster: ClusterConfig,
   purpose: EnginePurpose = "call",
 ): Promise<EngineBackend> {
-  // A cluster of a node: its reads go to the node's serve (README, "Nodes").
+  // A cluster of a node: its reads go to the node's serve (docs/guide/nodes.md).
   const { node } = cluster;
   if (node?.http)
     return (await import("./http-node-backend.ts")).createHttpNodeBackend(node, node.http, purpose);

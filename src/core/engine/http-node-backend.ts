@@ -1,4 +1,4 @@
-// The backend of a cluster that lives on a node (README, "Nodes"): each engine read the core
+// The backend of a cluster that lives on a node (docs/guide/nodes.md): each engine read the core
 // makes goes to the node's serve as `GET /node/<cluster>/engine/<path>`, with the node's token.
 // Answers and failures come back shaped as the Docker backend's, so the core cannot tell.
 import type { Agent, IncomingMessage } from "node:http";

@@ -1,4 +1,4 @@
-// What a node and a hub say to each other over NATS (README, "Nodes over NATS"): the subjects,
+// What a node and a hub say to each other over NATS (docs/guide/nats.md): the subjects,
 // all under `docklens.`, and the decoding of every message either side receives. Anything a
 // NATS client can publish comes through here first: not JSON, too big, a wrong type or an
 // unknown field is an error naming what is wrong, and nothing else happens.

@@ -1,4 +1,4 @@
-// The nodes of the config reached over HTTP(S) (README, "Nodes"): what clusters each offers,
+// The nodes of the config reached over HTTP(S) (docs/guide/nodes.md): what clusters each offers,
 // from its `GET /list/cluster` under the node's token (so its scope), kept up to date while
 // serve runs. node-clusters.ts puts them in the fleet.
 import type { Agent } from "node:http";

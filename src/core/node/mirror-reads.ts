@@ -1,7 +1,7 @@
 // The reads a node answers from what it already holds rather than its engine: the whole list a
 // hub's mirror reads first, the few containers it re-reads on each event, the inspects each hub's
 // mirror makes of every running container, and the engine's version, so that any number of hubs
-// cost the engine the reads of the node's own mirror (README, "Nodes").
+// cost the engine the reads of the node's own mirror (docs/guide/nodes.md).
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { readEngineVersion } from "../engine/engine-version.ts";
 import type { CoreOptions } from "../engine/fleet.ts";

@@ -55,7 +55,7 @@ interface Answer {
   out: string;
 }
 
-/** Serve reads over NATS as node `options.name` (README, "Nodes over NATS"). */
+/** Serve reads over NATS as node `options.name` (docs/guide/nats.md). */
 export function serveNodeOverNats(options: ServeNodeOptions): NatsNode {
   const { nats, name } = options;
   const subjects = nodeSubjects(name);

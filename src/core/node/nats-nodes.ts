@@ -1,4 +1,4 @@
-// The nodes a hub finds over NATS (README, "Nodes over NATS"): it asks every node at start (a
+// The nodes a hub finds over NATS (docs/guide/nats.md): it asks every node at start (a
 // request on the discovery subject that each node answers), then hears each node's heartbeat.
 // node-clusters.ts puts their clusters in the fleet as `<node>.<cluster>`; a node that stops
 // beating, says goodbye, or a NATS link that breaks leaves its clusters listed with the reason
