@@ -2,6 +2,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { referencePages } from "../../scripts/reference-pages.ts";
+import type {
+  ClusterConfigInput,
+  DocklensConfigInput,
+} from "../../src/core/config/config-schema.ts";
 
 /**
  * The docs site's CLI and route reference are made from the operation table: the checked-in
@@ -32,5 +36,39 @@ describe("the generated reference pages", () => {
     const { API_ROUTES } = await import("../../src/server/routes.ts");
     for (const route of API_ROUTES)
       expect(pages["docs/reference/routes.md"]).toContain(`## GET ${route.path}\n`);
+  });
+
+  it("name every key of the config file in the config reference", async () => {
+    // Exhaustive by type: a key added to the config's input fails the type check here.
+    const keys = {
+      clusters: 1,
+      defaults: 1,
+      showSecrets: 1,
+      maxSelection: 1,
+      contexts: 1,
+      discover: 1,
+      tokens: 1,
+      allowedHosts: 1,
+      maxStreams: 1,
+      alerts: 1,
+      nats: 1,
+      nodes: 1,
+    } satisfies Record<keyof DocklensConfigInput, 1>;
+    const clusterKeys = {
+      id: 1,
+      name: 1,
+      icon: 1,
+      host: 1,
+      port: 1,
+      tls: 1,
+      ssh: 1,
+      timeoutMs: 1,
+      maxConcurrency: 1,
+      cacheTtlMs: 1,
+      diskUsageTimeoutMs: 1,
+    } satisfies Record<keyof ClusterConfigInput, 1>;
+    const page = await readFile(join(root, "docs/reference/config.md"), "utf8");
+    for (const key of Object.keys(keys)) expect(page).toContain(`| \`${key}\``);
+    for (const key of Object.keys(clusterKeys)) expect(page).toContain(`| \`clusters[].${key}\``);
   });
 });
