@@ -10,6 +10,7 @@ import { createProgram } from "../src/cli/main.ts";
 import { createFleet } from "../src/core/engine/fleet.ts";
 import { OPERATIONS } from "../src/operations/table.ts";
 import { createApp } from "../src/server/app.ts";
+import { slugOf } from "./slug.ts";
 
 /** Where the pages go, from the repository's root, and what they hold. */
 export type ReferencePages = Record<string, string>;
@@ -39,15 +40,6 @@ function mirroredRoutes(): Map<string, string> {
         : [],
     ),
   );
-}
-
-/** A heading's anchor as GitHub and the docs site (docs/.vitepress/config.mjs) make it. */
-export function slugOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .replace(/\s/g, "-");
 }
 
 /** `--help` of a command, at a fixed width and without colour, as a terminal would show it. */

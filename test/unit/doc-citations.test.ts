@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { slugOf } from "../../scripts/reference-pages.ts";
+import { slugOf } from "../../scripts/slug.ts";
 
 /**
  * Every page and heading a comment or a page names exists. A comment cites a page by its path

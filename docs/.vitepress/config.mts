@@ -2,14 +2,7 @@
 // docs/.vitepress/dist (scripts/checks.sh builds it before the tests). Nothing is fetched from
 // elsewhere: no CDN, no web font, the local search.
 import { defineConfig } from "vitepress";
-
-/** Anchors as GitHub makes them, so that a page's links work on GitHub and on the site alike. */
-const slugify = (heading) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .replace(/\s/g, "-");
+import { slugOf } from "../../scripts/slug.ts";
 
 export default defineConfig({
   title: "docklens",
@@ -17,12 +10,12 @@ export default defineConfig({
   cleanUrls: true,
   lastUpdated: false,
   markdown: {
-    anchor: { slugify },
+    anchor: { slugify: slugOf },
     // Go templates (`{{.Names}}`) are text in these pages, not Vue interpolations.
     config(md) {
       const codeInline = md.renderer.rules.code_inline;
       md.renderer.rules.code_inline = (...args) =>
-        codeInline(...args).replace(/^<code/, "<code v-pre");
+        codeInline!(...args).replace(/^<code/, "<code v-pre");
     },
   },
   themeConfig: {
