@@ -94,6 +94,9 @@ describe("inspect -f runs Go's templates as docker inspect -f does", () => {
     ['{{printf "%d" .Name}} {{printf "%s %s" .Name}} {{printf "x" .Name}}'],
     ['{{print .State.ExitCode .State.Running "x" .Name}} {{println .Name .State.Pid}}'],
     [
+      `{{html "<a href='x'>&\\"</a>"}} {{js "it's <b>=\\"x\\"\\\\"}} {{urlquery "a b&c=d/é~*" .Name}}`,
+    ],
+    [
       '{{and .State.Running .Config.Image}} {{or .Config.Entrypoint "none"}} {{not .Config.Labels}}',
     ],
     [

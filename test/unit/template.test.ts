@@ -91,6 +91,10 @@ describe("Go's text/template, as docker inspect -f runs it", () => {
       '{{ne 1 2}} {{lt 1 2}} {{le 2 2}} {{gt "b" "a"}} {{ge 1 2}} {{eq .Name "/a" "/job"}}',
       "true true true true false true",
     ],
+    [
+      `{{html "<a href='x'>&\\"</a>"}} {{js "it's <b>=\\"x\\"\\\\"}} {{urlquery "a b&c=d/é~*"}} {{html 1 2}}`,
+      `&lt;a href=&#39;x&#39;&gt;&amp;&#34;&lt;/a&gt; it\\'s \\u003Cb\\u003E\\u003D\\"x\\"\\\\ a+b%26c%3Dd%2F%C3%A9~%2A 1 2`,
+    ],
     // Go's printing: maps sorted, lists, nil slices, maps and pointers.
     ["{{.Config.Labels}}", "map[app:web com.example.team:ops tier:front]"],
     [

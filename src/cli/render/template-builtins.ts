@@ -28,6 +28,9 @@ export const VARIADIC: Readonly<Record<string, number>> = {
   print: 0,
   println: 0,
   printf: 1,
+  html: 0,
+  js: 0,
+  urlquery: 0,
 };
 
 const kind = (value: TemplateValue) =>
@@ -102,6 +105,29 @@ function sprint(values: TemplateValue[]): string {
     .join("");
 }
 
+/** The text of escaping functions' arguments (Go's evalArgs): a lone string, else Sprint's. */
+const textOf = (values: TemplateValue[]) =>
+  values.length === 1 && typeof values[0] === "string" ? values[0] : sprint(values);
+
+const HTML: Record<string, string> = {
+  '"': "&#34;",
+  "'": "&#39;",
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\0": "\uFFFD",
+};
+const JS: Record<string, string> = { "\\": "\\\\", "'": "\\'", '"': '\\"' };
+
+/** Go's JSEscapeString: quotes and backslashes escaped, `<>&=` and control characters as `\uXXXX`. */
+function jsEscape(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it escapes
+  return text.replace(/[\\'"<>&=\0-\x1f\x80-\x9f\u2028\u2029]/g, (char) => {
+    const code = char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    return JS[char] ?? `\\u${code}`;
+  });
+}
+
 /** Go's predefined functions, by name; `and` and `or` here only for their names and arity. */
 export const BUILTINS: TemplateFunctions = {
   and: (...values) => values.find((value) => !isTrue(value)) ?? values.at(-1)!,
@@ -123,4 +149,11 @@ export const BUILTINS: TemplateFunctions = {
   printf: (format, ...values) =>
     sprintf(typeof format === "string" ? format : printed(format), values),
   println: (...values) => `${values.map(printed).join(" ")}\n`,
+  html: (...values) => textOf(values).replace(/["'&<>\0]/g, (char) => HTML[char]!),
+  js: (...values) => jsEscape(textOf(values)),
+  // url.QueryEscape: all but letters, digits and `-_.~` as %XX of their UTF-8, a space as `+`.
+  urlquery: (...values) =>
+    encodeURIComponent(textOf(values))
+      .replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replaceAll("%20", "+"),
 };
