@@ -102,7 +102,10 @@ describe("Go's text/template, as docker inspect -f runs it", () => {
       "[PATH=/bin MODE=fast] [] map[] <nil>",
     ],
     ["{{.State.Health}} {{if .State.Health}}x{{end}}", "<nil> "],
-    ["{{.HostConfig.Memory}} {{1.5}} {{0.00001}} {{'a'}} {{0x10}}", "0 1.5 1e-05 97 16"],
+    [
+      "{{.HostConfig.Memory}} {{1.5}} {{0.00001}} {{'a'}} {{0x10}} {{-0x10}} {{1_000}} {{.5}}",
+      "0 1.5 1e-05 97 16 -16 1000 0.5",
+    ],
   ])("%s", (format, output) => {
     expect(run(format)).toBe(output);
   });

@@ -143,7 +143,7 @@ function lexAction(
       const kind = char === "$" ? "variable" : word ? "field" : "dot";
       push(kind, char + word, 1 + word.length);
       terminated(text, at, fail);
-    } else if (NUMBER.test(rest) && !/^[+-]?[\p{L}_]/u.test(rest)) {
+    } else if (NUMBER.test(rest)) {
       const number = NUMBER.exec(rest)![0];
       if (WORD.test(rest.slice(number.length)) || rest[number.length] === ".")
         fail(at, `bad number syntax: "${number}${rest.slice(number.length).split(/[\s})|]/)[0]}"`);

@@ -235,7 +235,7 @@ class Parser {
         operand = { kind: "literal", value: token.value, at: token.at };
         break;
       case "number":
-        operand = { kind: "literal", value: Number(token.value.replaceAll("_", "")), at: token.at };
+        operand = { kind: "literal", value: numberOf(token.value), at: token.at };
         break;
       case "leftParen": {
         const pipeline = this.pipeline("parenthesized pipeline", "rightParen");
@@ -282,4 +282,10 @@ function describe(token: Token): string {
   if (token.kind === "eof") return "EOF";
   if (token.kind === "close") return `"}}"`;
   return JSON.stringify(token.value);
+}
+
+/** A number literal's value: Go's `-0x10`, `0o17`, `1_000` and `.5` too. */
+function numberOf(literal: string): number {
+  const digits = literal.replace(/^[+-]/, "").replaceAll("_", "");
+  return literal.startsWith("-") ? -Number(digits) : Number(digits);
 }
