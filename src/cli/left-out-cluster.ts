@@ -45,7 +45,8 @@ export function withCluster(
 ): unknown[] {
   if (spec.args === OPTIONAL_CONTAINER) return containerOfOnly(args, clusters, selection);
   const given = givenValues(args);
-  if (!leadsWithCluster(spec) || given.length !== spec.args!.length - 1) return args;
+  if (!leadsWithCluster(spec)) return args;
+  if (given.length !== spec.args!.length - 1 && !namesOfOnly(spec, given, clusters)) return args;
   if (clusters.length > 1)
     throw new DocklensError(
       "AMBIGUOUS_NAME",
@@ -56,6 +57,22 @@ export function withCluster(
   return spec.args!.map(([name], index) =>
     name.endsWith("...>") ? values.slice(index) : values[index],
   );
+}
+
+/**
+ * Whether `given` are all names of the config's only cluster: `inspect web job`, as `docker
+ * inspect web job`, for a command whose last argument takes many; a first word that names the
+ * cluster keeps the form that names it (`inspect alpha web job`).
+ */
+function namesOfOnly(
+  spec: AnyCommandSpec,
+  given: readonly string[],
+  clusters: readonly ClusterConfig[],
+): boolean {
+  const only = clusters.length === 1 ? clusters[0]! : undefined;
+  if (!only || !spec.args!.at(-1)![0].endsWith("...>") || given.length < spec.args!.length - 1)
+    return false;
+  return given[0] !== only.name && given[0] !== String(only.id);
 }
 
 /**

@@ -95,7 +95,7 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
     const hooks = spec.hooks?.(args, options) ?? {};
     // Tables and their dependencies load only for people, not for `--json` pipelines.
     const render: Render | undefined = options.json ? undefined : await import("./render/index.ts");
-    const { view: viewFor, raw } = viewOf(spec);
+    const { view: viewFor, raw, blank } = viewOf(spec);
     const view = render && viewFor(render, options);
     const colors = render?.createColors();
     // Views print engine data with its control characters escaped, but for a container's own
@@ -115,7 +115,8 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
       // A whole result that renders nothing (an empty log) prints nothing; nor does a table of
       // clusters of which none answered: its header would read as an empty answer.
       const output = error?.nothingAnswered && view ? "" : text(result, true);
-      process.stdout.write(output ? `${clear}${output}\n` : clear);
+      const shown = output || (view && !error?.nothingAnswered && blank?.(result));
+      process.stdout.write(shown ? `${clear}${output}\n` : clear);
       warn(result);
       if (error) throw new DocklensError(error.code, error.message);
       process.exitCode = hooks.exitCode?.(result) ?? process.exitCode;

@@ -31,6 +31,11 @@ export interface ViewSpec<R, O> {
    * (inspect's JSON); every other view gets engine data with them escaped (render/escape.ts).
    */
   raw?: boolean;
+  /**
+   * Whether an empty text of this result is an empty line, not nothing: `inspect -f` of one body
+   * whose template printed nothing prints a newline, as docker's does.
+   */
+  blank?(this: void, result: unknown): boolean;
   /** The view, made once per run (stats keeps what it drew last), of one result. */
   view(this: void, render: Render, options: O): View<R>;
 }
@@ -152,6 +157,7 @@ export const VIEWS: Record<string, AnyView> = {
   inspect: view({
     // Its view writes JSON, or a template's output, and escapes what it prints itself.
     raw: true,
+    blank: (result) => (result as InspectResult).length > 0,
     view: (render, options: { format?: string }) => (result: InspectResult) =>
       render.inspectView(result, options.format),
   }),

@@ -1,4 +1,5 @@
-// `docklens inspect <cluster> <name...>`: docker inspect's command, of one cluster. It finds each
+// `docklens inspect <cluster> <name...>`: docker inspect's command, of one cluster (with one
+// cluster in the config, every word is a name, as docker's: left-out-cluster.ts). It finds each
 // name as docker inspect does without --type (a container, else an image, a volume, a network),
 // and prints what docker prints: a JSON array of the engine's bodies, or a template a body.
 import type { CoreOptions, ItemRef } from "../core/engine/fleet.ts";
@@ -56,13 +57,17 @@ export const inspect: Operation = {
     options: [
       {
         flags: "-f, --format <template>",
-        description: "a Go template a body ({{.State.Status}}, {{json .Config}}), as docker's",
+        description:
+          "a Go template a body ({{.State.Status}}, {{json .Config}}, {{range .Mounts}}), as docker's",
       },
       { flags: "--type <type>", description: `only this kind (${TYPES.join(", ")})` },
     ],
     examples: [
       ["docklens inspect local web", "as docker inspect web"],
       ["docklens inspect local web -f '{{.State.Status}}'"],
+      ["docklens inspect web job -f '{{.State.ExitCode}}'", "with one cluster, as docker's"],
+      ["docklens inspect local web -f '{{range .Mounts}}{{.Source}} {{end}}'"],
+      ["docklens inspect local web -f '{{index .Config.Labels \"app\"}}'"],
       ["docklens inspect local data --type volume"],
     ],
     check: (_, options) =>

@@ -148,6 +148,23 @@ describe("inspect is docker inspect, of one cluster", () => {
     expect(typed.stderr).toBe("docklens: no such volume: web\n");
   });
 
+  it("with one cluster, every argument is a name, as docker inspect's; naming the cluster still works", async () => {
+    const format = "{{.Name}} {{.State.ExitCode}}";
+    const theirs = await docker(engines.hostA, "inspect", "-f", format, "web", "failed");
+    expect(theirs).toBe("/web 0\n/failed 3");
+    const config = await configOf("inspect-one.json", ["alpha"]);
+    for (const args of [
+      ["web", "failed"],
+      ["alpha", "web", "failed"],
+    ]) {
+      const ours = await cli(["inspect", "-f", format, ...args, "--config", config]);
+      expect(ours).toEqual({ code: 0, stdout: `${theirs}\n`, stderr: "" });
+    }
+    // Of several clusters, the first word is the cluster.
+    const several = await withConfig("inspect", "-f", format, "alpha", "web", "failed");
+    expect(several).toEqual({ code: 0, stdout: `${theirs}\n`, stderr: "" });
+  });
+
   it("inspect <kind> is still detail <kind>", async () => {
     const ours = await withConfig("inspect", "container", "alpha", "web", "--json");
     expect(JSON.parse(ours.stdout).Name).toBe("/web");

@@ -39,6 +39,10 @@ describe("--format, as the docker CLI prints it", () => {
     '{{.ID}}|{{.Labels}}|{{.Label "app"}}|{{.Label "nope"}}|{{.Mounts}}|{{.LocalVolumes}}|{{.Networks}}|{{.CreatedAt}}',
     '{{json .Labels}} {{upper .Names}} {{join (split .Labels ",") "+"}} {{truncate .ID 5}}|{{pad .State 1 1}}|{{title .State}}',
     "{{.ID}}\\t{{println .Names}}",
+    // Go's actions and functions, as inspect -f runs them (inspect-templates.test.ts).
+    '{{if eq .State "running"}}up{{else if eq .State "exited"}}down{{else}}{{.State}}{{end}} {{.Names}}',
+    '{{printf "%-12s|%3d|%q" .Names (len .ID) .Image}} {{range $i, $n := split .Names ","}}{{$i}}{{$n}}{{end}}',
+    '{{$id := .ID}}{{with .Label "app"}}{{.}}:{{slice $id 0 4}}{{else}}-{{end}} {{and .Mounts "m"}}{{or .Mounts "none"}}',
   ])("containers alpha --format '%s' is docker ps -a's", async (format) => {
     const { mine, theirs, code } = await both(
       ["containers", "alpha", "--format", format, ...FIXTURES],

@@ -1,6 +1,7 @@
 // docker's --format for lists (cli/command/formatter/formatter.go): a Go template a row, `json`
 // (a JSON object a row), `table` (the default table) and `table TEMPLATE` (a header row from
 // docker's header names, then the rows, aligned by docker's tabwriter).
+import { BUILTINS } from "./template-builtins.ts";
 import { parseTemplate } from "./template-parse.ts";
 import {
   executeTemplate,
@@ -21,8 +22,9 @@ export interface RowKind {
 const text = (value: TemplateValue) => (typeof value === "string" ? value : printed(value));
 const count = (value: TemplateValue) => Number(value);
 
-/** docker's template functions (cli/templates/templates.go) and Go's print and println. */
+/** docker's template functions (cli/templates/templates.go) and Go's predefined ones. */
 export const FUNCTIONS: TemplateFunctions = {
+  ...BUILTINS,
   json: (value) => goJson(value),
   split: (value, separator) =>
     separator === "" ? Array.from(text(value)) : text(value).split(text(separator)),
@@ -43,15 +45,6 @@ export const FUNCTIONS: TemplateFunctions = {
   pad: (value, prefix, suffix) =>
     text(value) === "" ? "" : " ".repeat(count(prefix)) + text(value) + " ".repeat(count(suffix)),
   truncate: (value, length) => Array.from(text(value)).slice(0, count(length)).join(""),
-  print: (...values) =>
-    values
-      .map((value, index) =>
-        index > 0 && typeof value !== "string" && typeof values[index - 1] !== "string"
-          ? ` ${printed(value)}`
-          : printed(value),
-      )
-      .join(""),
-  println: (...values) => `${values.map(printed).join(" ")}\n`,
 };
 
 // The header row keeps the names as they are (templates.HeaderFunctions), but for pad.

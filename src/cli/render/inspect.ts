@@ -3,7 +3,51 @@ import { toJsonText } from "../../core/json.ts";
 import { escapeControls } from "./escape.ts";
 import { FUNCTIONS } from "./formatted.ts";
 import { parseTemplate } from "./template-parse.ts";
-import { executeTemplate, type TemplateData } from "./template-run.ts";
+import { isNil, nilOf } from "./template-print.ts";
+import { executeTemplate, type TemplateData, type TemplateValue } from "./template-run.ts";
+
+/**
+ * The engine's fields that are Go slices or maps in docker's structs: docker runs a template on
+ * those structs first, where `null` prints as `[]` or `map[]`; any other `null` is a nil pointer
+ * (`<nil>`).
+ */
+const SLICES = new Set(
+  [
+    "Aliases Binds BlkioDeviceReadBps BlkioDeviceReadIOps BlkioDeviceWriteBps",
+    "BlkioDeviceWriteIOps BlkioWeightDevice CapAdd CapDrop Cmd DNSNames DeviceCgroupRules",
+    "DeviceRequests Devices Dns DnsOptions DnsSearch Entrypoint Env ExecIDs ExtraHosts GroupAdd",
+    "Links MaskedPaths Mounts OnBuild ReadonlyPaths RepoDigests RepoTags SecondaryIPAddresses",
+    "SecondaryIPv6Addresses SecurityOpt Shell Ulimits VolumesFrom",
+  ]
+    .join(" ")
+    .split(" "),
+);
+const MAPS = new Set(
+  "DriverOpts ExposedPorts Labels Options PortBindings Ports StorageOpt Sysctls Tmpfs Volumes".split(
+    " ",
+  ),
+);
+/** Pointers docker's structs have that the engine leaves out when nil: `{{if .State.Health}}`. */
+const OMITTED: Record<string, string[]> = { State: ["Health"], Config: ["Healthcheck"] };
+
+/** A body as docker's structs see it: each `null` as the nil of its field's Go type. */
+function typed(value: unknown, key = ""): TemplateValue {
+  if (value === null || value === undefined)
+    return SLICES.has(key) ? nilOf("slice") : MAPS.has(key) ? nilOf("map") : null;
+  if (Array.isArray(value)) return value.map((item) => typed(item));
+  if (typeof value !== "object") return value as TemplateValue;
+  const entries = Object.entries(value).map(([name, item]) => [name, typed(item, name)]);
+  for (const name of OMITTED[key] ?? []) if (!(name in value)) entries.push([name, null]);
+  return Object.fromEntries(entries) as TemplateData;
+}
+
+/** docker's `json`: the value as encoding/json writes it, in the engine's order, nil as `null`. */
+function bodyJson(value: TemplateValue): string {
+  const json = JSON.stringify(value, (_, item: unknown) => (isNil(item) ? null : item)) ?? "null";
+  return json.replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+const INSPECT_FUNCTIONS = { ...FUNCTIONS, json: bodyJson };
 
 /**
  * The bodies as docker inspect prints them: a JSON array indented by four spaces, `<`, `>` and `&`
@@ -19,9 +63,9 @@ export function inspectView(objects: object[], format?: string): string {
     );
     return escapeControls(json, { keepLines: true });
   }
-  const lines = objects.map((object) => {
-    const template = parseTemplate(format, FUNCTIONS, { type: "map[string]interface {}" });
-    return executeTemplate(template, object as TemplateData, FUNCTIONS);
-  });
+  const template = parseTemplate(format, INSPECT_FUNCTIONS, { type: "map[string]interface {}" });
+  const lines = objects.map((object) =>
+    executeTemplate(template, typed(object) as TemplateData, INSPECT_FUNCTIONS, { raw: true }),
+  );
   return escapeControls(lines.join("\n"), { keepLines: true });
 }
