@@ -4,7 +4,8 @@ import { setMaxListeners } from "node:events";
 import { clusterGlob } from "../core/config/cluster-config.ts";
 import { connectNats, withoutUser } from "../core/node/nats-connect.ts";
 import { NODE_NAME_PATTERN } from "../core/engine/nats-protocol.ts";
-import { loadFleet, narrowFleet } from "../core/engine/fleet.ts";
+import { narrowFleet } from "../core/engine/fleet.ts";
+import { openFleet } from "../core/node/open-fleet.ts";
 import { DocklensError } from "../core/errors.ts";
 import { answerEngineRead } from "../core/node/engine-read.ts";
 import { serveNodeOverNats } from "../core/node/nats-node.ts";
@@ -39,9 +40,11 @@ export async function node(given: NodeOptions): Promise<void> {
     throw new DocklensError("INVALID_QUERY", "--heartbeat: expected seconds, from 0.1 to 3600");
   // Live, as serve: lists from each cluster's mirror and events from its one watch, so that
   // many hubs cost the engines what one does.
-  const fleet = await loadFleet({
+  // It serves the config's own clusters: nodes of its config are not joined.
+  const { fleet } = await openFleet({
     ...(options.config ? { configPath: options.config } : {}),
     live: true,
+    nodes: false,
   });
   const globs = (options.clusters ?? []).map(clusterGlob);
   const offered = globs.length
@@ -82,7 +85,7 @@ export async function node(given: NodeOptions): Promise<void> {
   );
   const stopped = new AbortController();
   setMaxListeners(0, stopped.signal);
-  const stop = () => stopped.abort();
+  const stop = (signal: NodeJS.Signals) => stopped.abort(signal);
   process.once("SIGINT", stop).once("SIGTERM", stop);
   void (async () => {
     for await (const status of nats.status())
@@ -94,7 +97,10 @@ export async function node(given: NodeOptions): Promise<void> {
   })();
   await new Promise((resolve) => stopped.signal.addEventListener("abort", resolve, { once: true }));
   process.off("SIGINT", stop).off("SIGTERM", stop);
-  // A second signal, or a close that hangs, ends it at once, as serve does.
+  // One line on stop, as serve's: a node that went away under a supervisor says it was told to.
+  process.stderr.write(
+    `docklens node ${options.name}: ${String(stopped.signal.reason)}: saying goodbye to the hubs\n`,
+  ); // A second signal, or a close that hangs, ends it at once, as serve does.
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
   setTimeout(() => process.exit(0), CLOSE_MS).unref();
   await served.close();

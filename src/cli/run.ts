@@ -3,7 +3,7 @@
 import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DocklensError } from "../core/errors.ts";
-import { loadFleet } from "../core/engine/fleet.ts";
+import { openFleet } from "../core/node/open-fleet.ts";
 import { toJsonText } from "../core/json.ts";
 import type { AnyCommandSpec, CommandOptions } from "../operations/command.ts";
 import type { SelectionFlags } from "../operations/selection-flags.ts";
@@ -74,17 +74,13 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
   const query = spec.call!;
   // A watch keeps each engine's container mirror (list once, then its events), as serve does,
   // rather than listing every engine again each round (core/hub/).
-  const fleet = await loadFleet({
+  // With the clusters of the config's nodes, each node asked once within its time limit.
+  const opened = await openFleet({
     ...(options.config ? { configPath: options.config } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.watch ? { live: true } : {}),
   });
-  // The clusters of the config's nodes, each node asked once within its time limit.
-  if (fleet.config.nodes?.length)
-    await (await import("../core/node/http-nodes.ts")).joinHttpNodes(fleet);
-  // Every node found on the config's NATS; the link closes with the command.
-  const natsNodes = fleet.config.nats
-    ? await (await import("../core/node/nats-nodes.ts")).joinNatsNodes(fleet)
-    : undefined;
+  const { fleet } = opened;
   if (targetsAll(spec, args)) printWarnings(fleet.config.warnings);
   const controller = new AbortController();
   setMaxListeners(0, controller.signal); // One listener per engine call: `clusters` over many engines adds many.
@@ -140,8 +136,7 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
     }
   } finally {
     process.off("SIGINT", stop).off("SIGTERM", stop);
-    fleet.close();
-    await natsNodes?.close();
+    await opened.close();
   }
 }
 

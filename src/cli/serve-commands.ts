@@ -1,6 +1,6 @@
 // The commands of the servers, as table entries: `serve` and `token hash` (the HTTP interface),
 // `mcp` (the MCP server). Each loads its server only when it runs.
-import { COMMON_OPTIONS, defineCommand } from "../operations/parts.ts";
+import { COMMON_OPTIONS, DATA_DIR_OPTION, defineCommand } from "../operations/parts.ts";
 import type { NodeOptions } from "./node.ts";
 import type { ServeOptions } from "./serve.ts";
 
@@ -45,6 +45,7 @@ export const SERVE_COMMANDS = [
       },
       { flags: "--tls-key <pem>", description: "the certificate's private key" },
       { flags: "-q, --quiet", description: "no log line per request" },
+      DATA_DIR_OPTION,
     ],
     examples: [
       ["docklens serve", "on http://127.0.0.1:8080"],
@@ -96,7 +97,7 @@ export const SERVE_COMMANDS = [
     name: ["mcp"],
     description: "serve the read operations as MCP tools on stdin and stdout, for agents",
     bare: true,
-    options: [COMMON_OPTIONS[0]!],
+    options: [COMMON_OPTIONS[0]!, DATA_DIR_OPTION],
     examples: [
       ["docklens mcp", "what an MCP client starts (docs/guide/mcp.md)"],
       ["docklens mcp --config ops.yaml", "the clusters of that config only"],

@@ -2,7 +2,8 @@ import { setMaxListeners } from "node:events";
 import { lookup } from "node:dns/promises";
 import { createServer, isIP } from "node:net";
 import { DocklensError } from "../core/errors.ts";
-import { loadFleet, type Fleet } from "../core/engine/fleet.ts";
+import type { Fleet } from "../core/engine/fleet.ts";
+import { openFleet, type OpenedFleet } from "../core/node/open-fleet.ts";
 import type { RequestLog } from "../server/app.ts";
 import { allowedHostProblem, corsProblem, HOST_NAME } from "../server/exposure.ts";
 import type { CommandOptions } from "../operations/command.ts";
@@ -63,11 +64,41 @@ export async function serve(options: ServeOptions): Promise<void> {
         `${flags(problem.field)}: ${flags(problem.message)}`,
       );
   }
-  // Live: container lists from each engine's mirror, events from one subscription per engine (core/hub/).
-  const fleet = await loadFleet({
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // One listener per request in flight.
+  // Live: container lists from each engine's mirror, events from one subscription per engine
+  // (core/hub/); the clusters of the config's nodes kept up to date until serve stops.
+  const opened = await openFleet({
     ...(options.config ? { configPath: options.config } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     live: true,
+    watch: shutdown.signal,
   });
+  try {
+    await serveFleet(opened, shutdown, options, { hostname, port, https });
+  } catch (error) {
+    // Nodes are joined before serve listens: a failure after stops their upkeep, or it would hang.
+    shutdown.abort();
+    await opened.close();
+    throw error;
+  }
+}
+
+/** Where serve listens: the address, the port (0: any), and HTTPS's certificate and key. */
+interface ListenAt {
+  hostname: string;
+  port: number;
+  https: { cert: string; key: string } | undefined;
+}
+
+/** Serve `opened`'s fleet until SIGINT or SIGTERM, then exit (see {@link serve}). */
+async function serveFleet(
+  opened: OpenedFleet,
+  shutdown: AbortController,
+  options: ServeOptions,
+  { hostname, port, https }: ListenAt,
+): Promise<never> {
+  const { fleet } = opened;
   for (const warning of fleet.config.warnings)
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
@@ -98,18 +129,6 @@ export async function serve(options: ServeOptions): Promise<void> {
             : `${time} ${formatRequestLog(entry)}\n`,
         );
       };
-  const shutdown = new AbortController();
-  setMaxListeners(0, shutdown.signal); // One listener per request in flight.
-  // The clusters of the config's nodes, kept up to date until serve stops (docs/guide/nodes.md).
-  if (fleet.config.nodes?.length)
-    await (
-      await import("../core/node/http-nodes.ts")
-    ).joinHttpNodes(fleet, { watch: shutdown.signal });
-  // Every node on the config's NATS, as they come and go, until serve stops.
-  if (fleet.config.nats)
-    await (
-      await import("../core/node/nats-nodes.ts")
-    ).joinNatsNodes(fleet, { watch: shutdown.signal });
   const app = createApp({
     fleet,
     log,
@@ -157,13 +176,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const { address } = listener.address;
   const host = address.includes(":") ? `[${address}]` : address;
   const url = `${https ? "https" : "http"}://${host}:${listener.address.port}`;
-  const clusters = fleet.config.clusters.length;
   const tokens = Boolean(token) || Boolean(fleet.config.tokens?.length);
-  process.stdout.write(
-    options.json
-      ? `${JSON.stringify({ url, clusters, token: tokens })}\n`
-      : `docklens: serving ${clusters} cluster${clusters === 1 ? "" : "s"} on ${url}\n`,
-  );
+  process.stdout.write(servingLine(opened, url, tokens, options.json));
   const alerts = await startAlertRules(fleet, url, options);
   const warning =
     !loopback &&
@@ -198,9 +212,26 @@ export async function serve(options: ServeOptions): Promise<void> {
   shutdown.abort(new Error(signal));
   await listener.close();
   alerts?.close();
-  fleet.close();
+  await opened.close();
   clearTimeout(timer);
   process.exit(0);
+}
+
+/**
+ * What serve says it serves: its clusters, those of nodes among them, and the NATS servers where
+ * more nodes may join while it runs (`serving 3 clusters on URL, 2 of them from nodes, and the
+ * nodes joining over NATS at nats://…`).
+ */
+function servingLine(opened: OpenedFleet, url: string, token: boolean, json?: boolean): string {
+  const { clusters } = opened.fleet.config;
+  const nodes = clusters.filter((cluster) => cluster.node).length;
+  const { nats } = opened;
+  const fromNodes = nodes || nats ? { nodes, ...(nats ? { nats } : {}) } : {};
+  if (json) return `${JSON.stringify({ url, clusters: clusters.length, token, ...fromNodes })}\n`;
+  const count = `${clusters.length} cluster${clusters.length === 1 ? "" : "s"}`;
+  const of = nodes ? `, ${nodes} of them from nodes` : "";
+  const joining = nats ? `, and the nodes joining over NATS at ${nats}` : "";
+  return `docklens: serving ${count} on ${url}${of}${joining}\n`;
 }
 
 /** The config's alert rules, on serve's fleet; their log lines on stderr, as the requests'. */

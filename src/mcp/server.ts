@@ -12,7 +12,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../package.json" with { type: "json" };
 import { DocklensError, isDocklensError, type ErrorBody } from "../core/errors.ts";
-import { loadFleet, type Fleet } from "../core/engine/fleet.ts";
+import type { Fleet } from "../core/engine/fleet.ts";
+import { openFleet } from "../core/node/open-fleet.ts";
 import { toJsonText } from "../core/json.ts";
 import { decode } from "../operations/decode.ts";
 import { Streamed } from "../operations/route.ts";
@@ -27,16 +28,21 @@ const EVENTS_SINCE_SECONDS = 600;
 /** Options of {@link serveMcp}. */
 export interface McpOptions {
   config?: string;
+  dataDir?: string;
 }
 
 /**
  * Serve the tools on stdin and stdout until stdin ends, over the engines of the config (or of
- * this machine), as the CLI sees them.
+ * this machine) and the clusters of its nodes, HTTP and NATS, kept up to date as serve keeps them.
  */
 export async function serveMcp(options: McpOptions): Promise<void> {
-  const fleet = await loadFleet(options.config ? { configPath: options.config } : {});
-  if (fleet.config.nodes?.length)
-    await (await import("../core/node/http-nodes.ts")).joinHttpNodes(fleet);
+  const closing = new AbortController();
+  const opened = await openFleet({
+    ...(options.config ? { configPath: options.config } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    watch: closing.signal,
+  });
+  const { fleet } = opened;
   const tools = createTools();
   const server = new Server(
     { name: "docklens", version: pkg.version },
@@ -59,7 +65,8 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new StdioServerTransport());
   await closed;
-  fleet.close();
+  closing.abort();
+  await opened.close();
 }
 
 /** One call of `tool`: its route's body, or the error a request of it would get. */

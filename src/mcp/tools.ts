@@ -42,13 +42,40 @@ export function toolName(path: string): string {
     .join("_");
 }
 
-/** An argument's JSON Schema: a query parameter's, but a boolean is JSON's and a tail a number too. */
+/**
+ * An argument's JSON Schema: a query parameter's, but a boolean is JSON's and a tail a number too.
+ * Each has its `type` at the top, as clients that build forms of a tool's arguments read it.
+ */
 function argumentSchema(field: InputDecl[string]): Schema {
   const { description, schema } = queryParam(field);
   if (field.kind === "boolean") return { description, type: "boolean" };
   if (field.kind === "tail")
-    return { description, anyOf: [{ type: "integer", minimum: 0 }, schema] };
+    return {
+      description,
+      type: ["integer", "string"],
+      anyOf: [{ type: "integer", minimum: 0 }, schema],
+    };
   return { description, ...schema };
+}
+
+/** A path parameter's JSON Schema: its description beside its schema, not an OpenAPI parameter. */
+function paramSchema(name: string): Schema {
+  const { description, schema } = PATH_PARAMS[name]!;
+  return { description, ...schema };
+}
+
+/**
+ * A tool's description: its route's summary, but that a tool answers once: one of a stream reads
+ * what comes within its window; one that could follow says it does not (the route's `follow=true`
+ * or `stream=true` is no argument of the tool).
+ */
+function toolDescription(route: RouteSpec): string {
+  const when = route.ndjson?.when;
+  if (!when) return route.summary;
+  if (when === "always")
+    return `${route.summary}; as a tool, what comes within a few seconds (at most 1000 items)`;
+  const once = `as a tool, answered once (no ${when}: a tool does not follow a stream)`;
+  return `${route.summary.replace(/; NDJSON[^;]*$/, "")}; ${once}`;
 }
 
 /** The tools of the operation table, in its order. */
@@ -62,14 +89,11 @@ export function createTools(): Tool[] {
     );
     return {
       name: toolName(route.path),
-      description:
-        route.ndjson?.when === "always"
-          ? `${route.summary}; as a tool, what comes within a few seconds (at most 1000 items)`
-          : route.summary,
+      description: toolDescription(route),
       inputSchema: {
         type: "object",
         properties: {
-          ...Object.fromEntries(params.map((name) => [name, PATH_PARAMS[name]!])),
+          ...Object.fromEntries(params.map((name) => [name, paramSchema(name)])),
           ...Object.fromEntries(
             Object.entries(input).map(([name, field]) => [name, argumentSchema(field)]),
           ),

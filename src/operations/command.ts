@@ -8,6 +8,8 @@ import type { InputDecl } from "./input.ts";
 /** Options every command takes (docs/http-interface.md, "The CLI and the interface"). */
 export interface CommandOptions {
   config?: string;
+  /** Where what docklens remembers between runs is kept (`--data-dir`). */
+  dataDir?: string;
   json?: boolean;
   /** Seconds between redraws (`--watch`), `true` for the default. */
   watch?: number | true;

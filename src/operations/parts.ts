@@ -54,13 +54,24 @@ export const CLUSTERS_ARG = [
 ] as const;
 export const CONTAINER_ARG = ["<container>", "container name, id or id prefix"] as const;
 
-/** `--config` and `--json`, which every command takes but the `bare` ones (serve, token). */
+/** `--data-dir`: where the ids of node clusters are remembered (history's store too, later). */
+export const DATA_DIR_OPTION: OptionSpec = {
+  flags: "--data-dir <dir>",
+  description:
+    "where docklens remembers node cluster ids (default: $DOCKLENS_DATA_DIR, else ~/.local/share/docklens)",
+};
+
+/**
+ * `--config`, `--json` and `--data-dir`, which every command takes but the `bare` ones (serve,
+ * token).
+ */
 export const COMMON_OPTIONS: OptionSpec[] = [
   {
     flags: "-c, --config <path>",
     description: "config file (default: $DOCKLENS_CONFIG, else a search from here)",
   },
   { flags: "--json", description: "print the JSON body of the matching HTTP route" },
+  DATA_DIR_OPTION,
 ];
 
 /** Repeatable: every value given, in order. */

@@ -1,5 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/ports.ts";
 import { until } from "../support/until.ts";
@@ -13,7 +15,14 @@ import { docker, engines, spawnServe, withContainer, writeConfig } from "./helpe
  */
 const LABEL = "docklens-test=alert-nodes";
 const TOKEN = "node-hub-token-0123456789";
-const ENV = { PATH: process.env.PATH ?? "", HOME: engines.tmp, NODE_HUB: TOKEN, EDGE_TOKEN: TOKEN };
+const ENV = {
+  PATH: process.env.PATH ?? "",
+  HOME: engines.tmp,
+  NODE_HUB: TOKEN,
+  EDGE_TOKEN: TOKEN,
+  // What this file's hub remembers of its nodes, apart from other files' (edge is theirs too).
+  DOCKLENS_DATA_DIR: join(engines.tmp, "data-alert-nodes"),
+};
 
 let hook: Hook;
 const children: ChildProcess[] = [];
@@ -40,6 +49,7 @@ afterAll(async () => {
       await once(child, "exit");
     }
   await hook?.close();
+  await rm(ENV.DOCKLENS_DATA_DIR, { recursive: true, force: true });
   for (const host of [engines.hostA, engines.hostB]) {
     const ids = await docker(host, "ps", "-aq", "--filter", `label=${LABEL}`);
     if (ids) await docker(host, "rm", "-f", ...ids.split("\n"));

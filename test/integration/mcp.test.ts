@@ -89,6 +89,26 @@ describe("docklens mcp", () => {
     expect(logs.inputSchema.properties!.timestamps).toMatchObject({ type: "boolean" });
   });
 
+  it("gives every argument of every tool a JSON Schema with its type, and no follow it cannot take", async () => {
+    const { tools } = await client.listTools();
+    const untyped = tools.flatMap((tool) =>
+      Object.entries(tool.inputSchema.properties ?? {}).flatMap(([name, schema]) => {
+        const { type, description } = schema as { type?: unknown; description?: unknown };
+        return type && typeof description === "string" ? [] : [`${tool.name}.${name}`];
+      }),
+    );
+    expect(untyped).toEqual([]);
+    const logs = tools.find((tool) => tool.name === "detail_container_logs")!;
+    expect(logs.inputSchema.properties!.containerName).toMatchObject({
+      type: "string",
+      description: expect.stringContaining("Container name"),
+    });
+    expect(logs.inputSchema.properties!.containerName).not.toHaveProperty("schema");
+    // A tool answers once: its description offers no follow it does not take.
+    expect(logs.description).not.toMatch(/follow=true|NDJSON/);
+    expect(logs.description).toMatch(/answered once/);
+  });
+
   it("answers each tool with its route's body as structured content", async () => {
     for (const [name, args] of Object.entries(ARGUMENTS)) {
       const result = await call(name, args);

@@ -1,5 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/ports.ts";
@@ -18,6 +20,8 @@ const HUB = { all: "hub-all-0123456789", edge: "hub-edge-0123456789" };
 const ENV = {
   PATH: process.env.PATH ?? "",
   HOME: engines.tmp,
+  // What this file's hubs remember of their nodes (node cluster ids), apart from other files'.
+  DOCKLENS_DATA_DIR: join(engines.tmp, "data-nodes"),
   NODE_HUB: TOKENS.hub,
   NODE_NARROW: TOKENS.narrow,
   EDGE_TOKEN: TOKENS.hub,
@@ -40,11 +44,11 @@ interface Served {
   stop(): Promise<void>;
 }
 
-/** `docklens serve --config <config> --port <port>`, up once it printed its URL. */
-async function serve(config: string, port = 0): Promise<Served> {
+/** `docklens serve --config <config> --port <port>` in `env`, up once it printed its URL. */
+async function serve(config: string, port = 0, env: NodeJS.ProcessEnv = ENV): Promise<Served> {
   const { child, line, stderr } = await spawnServe(["--port", String(port), "--json", "--quiet"], {
     config,
-    env: ENV,
+    env,
   });
   if (!line) throw new Error(`serve did not start: ${stderr()}`);
   const { url } = JSON.parse(line.split("\n")[0]!) as { url: string };
@@ -52,7 +56,8 @@ async function serve(config: string, port = 0): Promise<Served> {
     child,
     port: Number(new URL(url).port),
     stop: async () => {
-      if (child.exitCode === null) {
+      // Killed, it has a signalCode and no exitCode: once is enough.
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGKILL");
         await once(child, "exit");
       }
@@ -99,6 +104,7 @@ afterAll(async () => {
   await hub?.stop();
   await node?.stop();
   await proxy?.close();
+  await rm(ENV.DOCKLENS_DATA_DIR, { recursive: true, force: true });
 });
 
 const names = (body: { clusters: Array<{ name: string }> }) =>
@@ -334,6 +340,67 @@ describe("a node that goes away", () => {
     expect(body.clusters.map((cluster) => cluster.name)).toEqual(["home", "ghost"]);
     expect(body.clusters[1]!.error!.code).toBe("ENGINE_UNREACHABLE");
   });
+
+  it("keeps a killed node's clusters listed with their error, each id the same in every CLI run and serve", async () => {
+    const [northPort, southPort] = [await freePort(), await freePort()];
+    const north = await serve(nodeConfig, northPort);
+    const south = await serve(nodeConfig, southPort);
+    // The user's data directory (XDG's), of this test alone.
+    const dataHome = await mkdtemp(join(engines.tmp, "data-"));
+    const { DOCKLENS_DATA_DIR: _, ...env } = { ...ENV, XDG_DATA_HOME: dataHome };
+    const node = (name: string, port: number) => ({
+      name,
+      url: `http://127.0.0.1:${port}`,
+      token: { env: "EDGE_TOKEN" },
+    });
+    // The same nodes in either order: which comes first must not decide the ids.
+    const [northFirst, southFirst] = (await Promise.all(
+      [
+        [node("north", northPort), node("south", southPort)],
+        [node("south", southPort), node("north", northPort)],
+      ].map((nodes, index) =>
+        writeConfig(`nodes-ids-${index}.json`, {
+          clusters: [{ name: "home", host: engines.hostB }],
+          nodes,
+        }),
+      ),
+    )) as [string, string];
+    type Listed = Array<{ id: number; name: string; error?: { code: string; message: string } }>;
+    const ids = (clusters: Listed) =>
+      Object.fromEntries(clusters.map(({ id, name }) => [name, id]));
+    const listed = async (config: string) => {
+      const result = await cli(["clusters", "--json", "--config", config], { env });
+      return (JSON.parse(result.stdout) as { clusters: Listed }).clusters;
+    };
+    let hubServe: Served | undefined;
+    try {
+      const first = ids(await listed(northFirst));
+      expect(Object.keys(first).sort()).toEqual(
+        ["home", "north.alpha", "north.bravo", "south.alpha", "south.bravo"].sort(),
+      );
+      expect(ids(await listed(southFirst))).toEqual(first);
+      await north.stop();
+      const down = await listed(southFirst);
+      expect(ids(down)).toEqual(first);
+      for (const name of ["north.alpha", "north.bravo"])
+        expect(down.find((cluster) => cluster.name === name)?.error).toMatchObject({
+          code: "ENGINE_UNREACHABLE",
+          message: expect.stringMatching(/node "north" at http:\/\/127\.0\.0\.1:\d+, last seen/),
+        });
+      // serve, twice, remembers them as the CLI does: the same data directory.
+      for (let round = 0; round < 2; round++) {
+        hubServe = await serve(southFirst, 0, env);
+        const { json } = await get(hubServe.port, "/list/cluster", HUB.all);
+        expect(ids(json.clusters)).toEqual(first);
+        await hubServe.stop();
+      }
+    } finally {
+      await hubServe?.stop();
+      await north.stop();
+      await south.stop();
+      await rm(dataHome, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it("is a config error (exit 2) when a TLS file of it is not there", async () => {
     const node = { name: "edge", url: "https://127.0.0.1:1", token: { env: "EDGE_TOKEN" } };

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   DEFAULT_TUNING,
   namesNodeCluster,
@@ -11,7 +11,9 @@ import { normalizeConfig } from "../../src/core/config/config-schema.ts";
 import { loadConfig } from "../../src/core/config/config.ts";
 import { parseEndpoint } from "../../src/core/config/endpoint.ts";
 import { createFleet, narrowFleet } from "../../src/core/engine/fleet.ts";
+import { resolveDataDir } from "../../src/core/config/data-dir.ts";
 import { syncNodeClusters } from "../../src/core/node/node-clusters.ts";
+import { openRememberedNodes } from "../../src/core/node/remembered-nodes.ts";
 import { certificates } from "../support/certificates.ts";
 
 const local = toClusterConfig(
@@ -73,6 +75,107 @@ describe("syncNodeClusters", () => {
     syncNodeClusters(fleet, edge, { clusters: [{ name: "alpha" }] }, endpoint);
     expect(view.config.clusters.map((cluster) => cluster.name)).toEqual(["edge.alpha"]);
     expect(view.config.clusters).toBe(view.config.clusters);
+  });
+});
+
+describe("syncNodeClusters with the hub's memory (D22)", () => {
+  const far = { name: "far", via: "http://127.0.0.1:8081" };
+  const offers = { clusters: [{ name: "alpha" }, { name: "bravo" }] };
+  const withMemory = async (fn: (dir: string) => void) => {
+    const dir = await mkdtemp(join(tmpdir(), "docklens-memory-"));
+    try {
+      fn(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  /** An earlier run that reached edge, remembered in `dir`. */
+  const reachedOnce = (dir: string) =>
+    syncNodeClusters(
+      fleetOf(),
+      edge,
+      offers,
+      endpoint,
+      openRememberedNodes(dir, () => {}),
+    );
+
+  it("gives a node cluster the same id in every run, whichever node answers first", () =>
+    withMemory((dir) => {
+      const first = fleetOf();
+      const memory = openRememberedNodes(dir, () => {});
+      syncNodeClusters(first, edge, offers, endpoint, memory);
+      syncNodeClusters(first, far, offers, endpoint, memory);
+      const next = fleetOf();
+      // Another process, another order.
+      const again = openRememberedNodes(dir, () => {});
+      syncNodeClusters(next, far, offers, endpoint, again);
+      syncNodeClusters(next, edge, offers, endpoint, again);
+      expect(names(next)).toEqual(names(first));
+      expect(names(next)).toEqual([
+        "1 home",
+        "2 edge.alpha",
+        "3 edge.bravo",
+        "4 far.alpha",
+        "5 far.bravo",
+      ]);
+    }));
+
+  it("lists the clusters a node had when it cannot be reached now, each with the error", () =>
+    withMemory((dir) => {
+      reachedOnce(dir);
+      const fleet = fleetOf();
+      syncNodeClusters(
+        fleet,
+        edge,
+        down,
+        endpoint,
+        openRememberedNodes(dir, () => {}),
+      );
+      expect(names(fleet)).toEqual(["1 home", "2 edge.alpha", "3 edge.bravo"]);
+      expect(fleet.config.clusters[1]!.node).toMatchObject({
+        cluster: "alpha",
+        error: down.error,
+        seen: expect.stringMatching(/^\d{4}-/),
+      });
+    }));
+
+  it("gives a new id when a local cluster took the remembered one, and says when it cannot write", () =>
+    withMemory((dir) => {
+      reachedOnce(dir);
+      const two = toClusterConfig(
+        { id: 2, name: "work", host: "/run/work.sock" },
+        parseEndpoint("/run/work.sock"),
+        DEFAULT_TUNING,
+      );
+      const fleet = createFleet({
+        clusters: [local, two],
+        showSecrets: false,
+        source: null,
+        warnings: [],
+      });
+      syncNodeClusters(
+        fleet,
+        edge,
+        offers,
+        endpoint,
+        openRememberedNodes(dir, () => {}),
+      );
+      expect(names(fleet)).toEqual(["1 home", "2 work", "3 edge.bravo", "4 edge.alpha"]);
+      const warnings: string[] = [];
+      const blocked = openRememberedNodes(join(dir, "nodes.json", "x"), (w) => warnings.push(w));
+      syncNodeClusters(fleetOf(), far, offers, endpoint, blocked);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/node cluster ids are not remembered in /);
+    }));
+
+  it("keeps the data directory where --data-dir, DOCKLENS_DATA_DIR or XDG_DATA_HOME says", () => {
+    vi.stubEnv("XDG_DATA_HOME", "/x/data");
+    vi.stubEnv("DOCKLENS_DATA_DIR", "");
+    expect(resolveDataDir()).toBe("/x/data/docklens");
+    vi.stubEnv("DOCKLENS_DATA_DIR", "/y");
+    expect(resolveDataDir()).toBe("/y");
+    expect(resolveDataDir({ dataDir: "/z" })).toBe("/z");
   });
 });
 

@@ -106,7 +106,7 @@ export function configView(result: DescribeConfigResult, colors: ChalkInstance):
   const rows = result.clusters.map((cluster) => [
     String(cluster.id),
     cluster.name,
-    `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`,
+    cluster.via ?? `${cluster.protocol}://${formatHostPort(cluster.host, cluster.port)}`,
     cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
   ]);
   const tokens = result.tokens.map((token) => [token.name, token.clusters.join(",")]);

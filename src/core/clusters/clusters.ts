@@ -194,6 +194,8 @@ export interface DescribeConfigResult {
     Omit<ClusterRecord, "docker" | "error" | "fullname" | "icon"> & {
       protocol: ClusterConfig["protocol"];
       context?: string;
+      /** A node's cluster: how the node is reached, its URL or the NATS servers (`nats://…`). */
+      via?: string;
     }
   >;
   /** What was skipped (a docker context docklens cannot use). */
@@ -225,6 +227,7 @@ export function describeConfig(options: CoreOptions): DescribeConfigResult {
       protocol: cluster.protocol,
       source: cluster.source,
       ...(cluster.context ? { context: cluster.context } : {}),
+      ...(cluster.node ? { via: cluster.node.via } : {}),
     })),
     warnings: config.warnings,
     tokens: (config.tokens ?? []).map(({ name, clusters }) => ({ name, clusters })),

@@ -26,7 +26,8 @@ export async function createEngineClient(
   const { node } = cluster;
   if (node?.http)
     return (await import("./http-node-backend.ts")).createHttpNodeBackend(node, node.http, purpose);
-  if (node?.nats) return (await import("./nats-node-backend.ts")).createNatsNodeBackend(node);
+  // Any other node is over NATS, its link there or not (a node remembered while NATS is down).
+  if (node) return (await import("./nats-node-backend.ts")).createNatsNodeBackend(node);
   const { default: Modem } = await import("docker-modem");
   // Not import("node:http"): its ESM namespace reads every export, and on Node 22 and later one
   // of them loads undici (fetch, WebSocket), which costs a CLI run about 25 ms.

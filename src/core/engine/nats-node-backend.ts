@@ -111,14 +111,15 @@ async function openRead(
   signal: AbortSignal,
 ): Promise<{ status: number; body: Readable }> {
   const { nats, name: node } = link;
-  if (!nats)
-    throw new DocklensError("INTERNAL_ERROR", `node ${JSON.stringify(node)} has no NATS link`);
-  // The hub knows the node down: its reason, rather than a wait on a node that is not there.
+  // The hub knows the node down (remembered from an earlier run, the NATS server not reached, say):
+  // its reason, rather than a wait on a node that is not there.
   if (link.error || link.cluster === undefined)
     throw new DocklensError(
       link.error?.code ?? "ENGINE_UNREACHABLE",
       link.error?.message ?? `node ${JSON.stringify(node)} was never reached`,
     );
+  if (!nats)
+    throw new DocklensError("INTERNAL_ERROR", `node ${JSON.stringify(node)} has no NATS link`);
   if (nats.isClosed())
     throw new DocklensError("ENGINE_UNREACHABLE", `node ${JSON.stringify(node)} over NATS: closed`);
   const subjects = nodeSubjects(node);

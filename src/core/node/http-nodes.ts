@@ -8,6 +8,7 @@ import type { Fleet } from "../engine/fleet.ts";
 import { isDocklensError, type ErrorBody } from "../errors.ts";
 import { jittered } from "../hub/event-hub.ts";
 import { syncNodeClusters, type NodeHeard } from "./node-clusters.ts";
+import type { RememberedNodes } from "./remembered-nodes.ts";
 
 /** How long a node has to list its clusters (it asks each of its engines, each within 5 s). */
 const LIST_TIMEOUT_MS = 10_000;
@@ -20,13 +21,16 @@ const RETRY_MS: readonly [number, number] = [1000, 30_000];
 export interface JoinHttpNodesOptions {
   /** Keep each node's clusters up to date until this aborts (serve); unset, ask once (the CLI). */
   watch?: AbortSignal;
+  /** The ids of node clusters and their last clusters, across runs (remembered-nodes.ts). */
+  memory?: RememberedNodes;
 }
 
 /**
  * Add the clusters of every HTTP node of the fleet's config to it, each asked at once within
- * {@link LIST_TIMEOUT_MS}: a node that cannot be reached is listed as one cluster named after it
- * with its error. With `watch`, ask each again now and then (soon, with jittered backoff, while it
- * cannot be reached), until `watch` aborts.
+ * {@link LIST_TIMEOUT_MS}: a node that cannot be reached keeps the clusters `memory` remembers of
+ * it, each with its error, or is listed as one cluster named after it with its error. With
+ * `watch`, ask each again now and then (soon, with jittered backoff, while it cannot be reached),
+ * until `watch` aborts.
  */
 export async function joinHttpNodes(
   fleet: Fleet,
@@ -44,11 +48,17 @@ export async function joinHttpNodes(
   );
   const sync = (node: NodeConfig, heard: NodeHeard) => {
     const url = new URL(node.url);
-    syncNodeClusters(fleet, { name: node.name, via: node.url, http: node }, heard, {
-      protocol: url.protocol === "https:" ? "https" : "http",
-      hostname: url.hostname.replace(/^\[|\]$/g, ""),
-      port: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
-    });
+    syncNodeClusters(
+      fleet,
+      { name: node.name, via: node.url, http: node },
+      heard,
+      {
+        protocol: url.protocol === "https:" ? "https" : "http",
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        port: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+      },
+      options.memory,
+    );
     return !("error" in heard);
   };
   // The first answers all together, put in the fleet in the config's order of nodes.

@@ -11,6 +11,7 @@ import type { Endpoint } from "../config/endpoint.ts";
 import type { Fleet } from "../engine/fleet.ts";
 import type { ErrorBody } from "../errors.ts";
 import { retryClusterNow } from "../hub/container-mirror.ts";
+import type { RememberedNodes } from "./remembered-nodes.ts";
 
 /** A node as a transport knows it: its name, how it is reached, and its transport's own fields. */
 export type NodeSource = Omit<NodeLink, "cluster" | "seen" | "error">;
@@ -26,55 +27,84 @@ export type NodeHeard = { clusters: readonly NodeCluster[] } | { error: ErrorBod
 
 /**
  * Bring a node's clusters in `fleet` up to what was heard of it: with its clusters, each is
- * `<node>.<cluster>` (added with a new id, or kept with its id and marked seen now), and those
- * it no longer offers leave; with an error, its clusters stay, each marked with it (their engine
- * reads fail with it, the last time seen in its words), and a node never reached is one entry
- * named after the node. `endpoint` is what records show of the node (its URL's host and port).
- * Replaces `fleet.config.clusters` with a new list when it changes, so that views of the fleet
- * (a scoped token's) follow.
+ * `<node>.<cluster>` (added, or kept and marked seen now), and those it no longer offers leave;
+ * with an error, its clusters stay, each marked with it (their engine reads fail with it, the last
+ * time seen in its words). A node down before this hub listed it shows the clusters `memory`
+ * remembers of it, each with the error; one never reached at all is one entry named after the
+ * node, as a NotReady node is listed by kubectl: what it serves is unknown, that it fails is not.
+ * Ids come from `memory` (the same for a name in every run and process), else after the highest.
+ * `endpoint` is what records show of the node (its URL's host and port). Replaces
+ * `fleet.config.clusters` with a new list, in id order, when it changes, so that views of the
+ * fleet (a scoped token's) follow.
  */
 export function syncNodeClusters(
   fleet: Fleet,
   source: NodeSource,
   heard: NodeHeard,
   endpoint: Endpoint,
+  memory?: RememberedNodes,
 ): void {
   const config = fleet.config;
   const own = config.clusters.filter((cluster) => cluster.node?.name === source.name);
   const others = config.clusters.filter((cluster) => cluster.node?.name !== source.name);
-  let nextId = Math.max(0, ...config.clusters.map((cluster) => cluster.id)) + 1;
+  const taken = others.map((cluster) => cluster.id);
+  const idOf = (name: string) => {
+    const id = memory?.idOf(name, taken) ?? Math.max(0, ...taken, ...own.map((c) => c.id)) + 1;
+    taken.push(id);
+    return id;
+  };
   const make = (name: string, icon: string | undefined, link: NodeLink): ClusterConfig => ({
     ...endpoint,
     ...DEFAULT_TUNING,
-    id: nextId++,
+    id: idOf(name),
     name,
     icon: icon ?? DEFAULT_ICON,
     host: source.via,
     source: "node",
     node: link,
   });
+  const update = (clusters: ClusterConfig[]) => {
+    if (clusters.length !== own.length || clusters.some((cluster, index) => cluster !== own[index]))
+      config.clusters = [...others, ...clusters].sort((a, b) => a.id - b.id);
+  };
   if ("error" in heard) {
     for (const cluster of own) cluster.node!.error = heard.error;
     if (own.length) return;
-    config.clusters = [...others, make(source.name, undefined, { ...source, error: heard.error })];
-    return;
+    const last = memory?.node(source.name);
+    return update(
+      last?.clusters.length
+        ? last.clusters.map((name) =>
+            make(`${source.name}.${name}`, undefined, {
+              ...source,
+              cluster: name,
+              seen: last.seen,
+              error: heard.error,
+            }),
+          )
+        : [make(source.name, undefined, { ...source, error: heard.error })],
+    );
   }
   const seen = new Date().toISOString();
-  const kept = heard.clusters.map((offered) => {
-    const name = `${source.name}.${offered.name}`;
-    const found = own.find((cluster) => cluster.name === name && cluster.node?.cluster);
-    if (found) {
+  memory?.remember(source.name, {
+    via: source.via,
+    nats: Boolean(source.nats),
+    clusters: heard.clusters.map(({ name }) => name),
+    seen,
+  });
+  update(
+    heard.clusters.map((offered) => {
+      const name = `${source.name}.${offered.name}`;
+      const found = own.find((cluster) => cluster.name === name && cluster.node?.cluster);
+      if (!found) return make(name, offered.icon, { ...source, cluster: offered.name, seen });
       const wasDown = Boolean(found.node!.error);
       // The same link object: the cluster's engine backend reads it at each call.
       Object.assign(found.node!, source, { seen });
       // Back after an error: its link is up before its event stream and mirror are.
       delete found.node!.error;
       if (wasDown) retryClusterNow(found, { fleet });
+      // Listed from memory while down: its icon is known now.
+      if (offered.icon) found.icon = offered.icon;
       return found;
-    }
-    return make(name, offered.icon, { ...source, cluster: offered.name, seen });
-  });
-  const changed =
-    kept.length !== own.length || kept.some((cluster, index) => cluster !== own[index]);
-  if (changed) config.clusters = [...others, ...kept];
+    }),
+  );
 }
