@@ -145,9 +145,12 @@ describe("state rules", () => {
       container: { name: "al-bad" },
       cause: "exited with code 4",
       value: 4,
-      link: `${server.url}/#/cluster/alpha/container/al-bad`,
     });
     expect(fired.container.id).toMatch(/^[a-f0-9]{64}$/);
+    // By its id: a replacement under its name is another container (issue 44).
+    expect(fired.link).toBe(
+      `${server.url}/#/cluster/alpha/container/${fired.container.id}?name=al-bad`,
+    );
     const inAlertmanager = await until(async () =>
       (await alertmanager.alerts()).find((alert) => alert.labels.container === "al-bad"),
     );
