@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts";
+import { checkAlerts } from "../../src/core/alerts/check-alerts.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
 import { until } from "../support/until.ts";
@@ -255,6 +256,56 @@ describe("state rules", () => {
     expect(metrics).toMatch(
       /^docklens_alert_deliveries_total\{receiver="hook",result="success"\} [1-9]/m,
     );
+  });
+});
+
+describe("a container dead before the rules started", () => {
+  it("fires with the time it died (State.FinishedAt), in serve and in `docklens alerts`", async () => {
+    const label = "docklens-test=alerts-before";
+    await docker(
+      engines.hostA,
+      "run",
+      "--name",
+      "al-before",
+      "-l",
+      label,
+      IMAGE,
+      "sh",
+      "-c",
+      "exit 6",
+    ).catch(() => "");
+    // Serve starts well after the death: its start is no time of the alert's.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = await loadFleet({
+      configPath: await writeConfig("alerts-before.json", {
+        clusters: [{ name: "alpha", host: engines.hostA }],
+        alerts: { rules: [{ name: "dead", when: "exited", filter: [`label=${label}`] }] },
+      }),
+      live: true,
+    });
+    const started = startAlerts({ fleet: before, url: "http://docklens" });
+    try {
+      const finished = await docker(
+        engines.hostA,
+        "inspect",
+        "-f",
+        "{{.State.FinishedAt}}",
+        "al-before",
+      );
+      const died = new Date(Date.parse(finished)).toISOString();
+      const alert = await until(() => started.list().find((one) => one.rule === "dead"));
+      expect(alert).toMatchObject({
+        state: "firing",
+        container: { name: "al-before" },
+        startsAt: died,
+      });
+      const checked = await checkAlerts({ fleet: before });
+      expect(checked.alerts).toMatchObject([{ rule: "dead", startsAt: died }]);
+    } finally {
+      started.close();
+      before.close();
+      await docker(engines.hostA, "rm", "-f", "al-before").catch(() => "");
+    }
   });
 });
 

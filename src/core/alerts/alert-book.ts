@@ -37,6 +37,8 @@ export interface AlertCondition {
   cause: string;
   value?: number | string;
   link: string;
+  /** ISO time the condition began, when the container says it (a death's `State.FinishedAt`). */
+  startsAt?: string;
 }
 
 /** How a rule's alerts end. */
@@ -98,8 +100,13 @@ export class AlertBook {
       entry.resolveAt = entry.endedAt = undefined;
       return undefined;
     }
-    const { subject, ...fields } = condition;
-    const alert: Alert = { id, ...fields, state: "firing", startsAt: new Date(now).toISOString() };
+    const { subject, startsAt, ...fields } = condition;
+    const alert: Alert = {
+      id,
+      ...fields,
+      state: "firing",
+      startsAt: startsAt ?? new Date(now).toISOString(),
+    };
     this.#entries.set(id, { alert, timing, quietAt, ...(subject ? { subject } : {}) });
     return notice({ alert, subject });
   }

@@ -52,8 +52,8 @@ export async function checkAlerts(
         rule: rule.name,
         when: rule.when,
         state: "firing",
-        ...fields,
         startsAt,
+        ...fields,
         link: alertLink(base, rule.when, one),
       });
     }
