@@ -5,7 +5,7 @@ import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
 import { until } from "../support/until.ts";
 import { startAlertmanager, startHook, type Alertmanager, type Hook } from "./alert-receivers.ts";
-import { docker, engines, writeConfig } from "./helpers.ts";
+import { cli, docker, engines, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 /** Alerting in serve (issue 28): state rules on the engine hub's events, delivered to real receivers. */
@@ -21,6 +21,7 @@ let service: AlertsService;
 /** A second serve's rules over the same engines, sending to the same Alertmanager: the HA story. */
 let replica: { fleet: Fleet; service: AlertsService; hook: Hook };
 let server: TestServer;
+let configPath: string;
 const log: string[] = [];
 
 beforeAll(async () => {
@@ -31,7 +32,7 @@ beforeAll(async () => {
   ]);
   process.env.ALERTS_TEST_TOKEN = "alpha-only-token";
   const scoped = { env: "ALERTS_TEST_TOKEN", clusters: ["alpha"] };
-  const path = await writeConfig("alerts.json", {
+  const path = (configPath = await writeConfig("alerts.json", {
     clusters: [
       { name: "alpha", host: engines.hostA },
       { id: 7, name: "bravo", host: engines.hostB },
@@ -65,7 +66,7 @@ beforeAll(async () => {
         { name: "down", when: "engine-down", cluster: "dead", notify: ["hook", "am"] },
       ],
     },
-  });
+  }));
   fleet = await loadFleet({ configPath: path, live: true });
   server = await startServer({ fleet, log: false, token: "full-token" });
   const replicaHook = await startHook();
@@ -306,6 +307,53 @@ describe("a container dead before the rules started", () => {
       before.close();
       await docker(engines.hostA, "rm", "-f", "al-before").catch(() => "");
     }
+  });
+});
+
+describe("docklens alerts --all", () => {
+  it("lists what resolved in the last hour too, as GET /alerts does", async () => {
+    await docker(
+      engines.hostA,
+      "run",
+      "--name",
+      "al-gone",
+      "-l",
+      LABEL,
+      IMAGE,
+      "sh",
+      "-c",
+      "exit 7",
+    ).catch(() => "");
+    expect(await until(() => alertsOf(hook, "crashed", "al-gone").length)).toBe(1);
+    await docker(engines.hostA, "rm", "al-gone");
+    expect(await until(() => alertsOf(hook, "crashed", "al-gone").length === 2)).toBe(true);
+    const served = ((await get("/alerts")).json.alerts as any[]).find(
+      (alert) => alert.container?.name === "al-gone",
+    );
+    expect(served).toMatchObject({ state: "resolved" });
+    const run = async (...args: string[]) =>
+      JSON.parse((await cli(["alerts", ...args, "--json", "--config", configPath])).stdout) as {
+        alerts: any[];
+      };
+    // Without --all: what fires now alone.
+    const now = await run();
+    expect(now.alerts.every((alert) => alert.state === "firing")).toBe(true);
+    expect(now.alerts.some((alert) => alert.container?.name === "al-gone")).toBe(false);
+    const all = await run("--all");
+    const replayed = all.alerts.find((alert) => alert.container?.name === "al-gone");
+    // The same alert as serve's, its times the engine's own (serve's are when it heard them).
+    const { link, startsAt, endsAt, ...same } = served;
+    expect(replayed).toEqual({
+      ...same,
+      link: link.replace(server.url, ""),
+      startsAt: expect.any(String),
+      endsAt: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(replayed.startsAt) - Date.parse(startsAt))).toBeLessThan(2000);
+    expect(Math.abs(Date.parse(replayed.endsAt) - Date.parse(endsAt))).toBeLessThan(2000);
+    // In /alerts' order: firing first, then the resolved, the newest first in each.
+    const states = all.alerts.map((alert) => alert.state);
+    expect(states).toEqual([...states].sort((a, b) => (a === b ? 0 : a === "firing" ? -1 : 1)));
   });
 });
 
