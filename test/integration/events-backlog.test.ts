@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamEvents } from "../../src/core/clusters/events.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
-import { alphaAndBravo, cli, docker, engines, readInto, writeConfig } from "./helpers.ts";
+import { floodEvents, removeFlood } from "./event-flood.ts";
+import { alphaAndBravo, cli, engines, readInto, writeConfig } from "./helpers.ts";
 import { startServer, type TestServer } from "./server-helpers.ts";
 
 /**
@@ -22,23 +23,14 @@ beforeAll(async () => {
   fleet = await loadFleet({ configPath: config });
   server = await startServer({ log: false, fleet });
   since = Math.floor(Date.now() / 1000) - 1;
-  // 150 volumes created and removed: 300 events, 10 at a time, a few seconds.
-  const names = Array.from({ length: 150 }, (_, index) => `backlog-${process.pid}-${index}`);
-  for (let at = 0; at < names.length; at += 10)
-    await Promise.all(
-      names.slice(at, at + 10).map(async (name) => {
-        await docker(engines.hostA, "volume", "create", "--label", LABEL, name);
-        await docker(engines.hostA, "volume", "rm", name);
-      }),
-    );
+  await floodEvents(engines.hostA, LABEL);
   until = Math.ceil(Date.now() / 1000) + 1;
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
   fleet?.close();
-  const left = await docker(engines.hostA, "volume", "ls", "-q", "--filter", `label=${LABEL}`);
-  if (left) await docker(engines.hostA, "volume", "rm", ...left.split("\n"));
+  await removeFlood(engines.hostA, LABEL);
 });
 
 describe("an engine whose events do not reach back to since", () => {

@@ -2,7 +2,8 @@ import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
+import { floodEvents, removeFlood } from "../event-flood.ts";
+import { engines } from "../helpers.ts";
 import { axeViolations, dashboardForFile } from "./browser.ts";
 
 /**
@@ -20,18 +21,10 @@ const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 
 // More than the 256 events alpha's engine keeps: 150 volumes made and removed, 300 events.
 beforeAll(async () => {
-  const names = Array.from({ length: 150 }, (_, index) => `dash-ev-${process.pid}-${index}`);
-  for (let at = 0; at < names.length; at += 10)
-    await Promise.all(
-      names.slice(at, at + 10).map(async (name) => {
-        await docker(engines.hostA, "volume", "create", "--label", LABEL, name);
-        await docker(engines.hostA, "volume", "rm", name);
-      }),
-    );
+  await floodEvents(engines.hostA, LABEL);
 }, 120_000);
 afterAll(async () => {
-  const left = await docker(engines.hostA, "volume", "ls", "-q", "--filter", `label=${LABEL}`);
-  if (left) await docker(engines.hostA, "volume", "rm", ...left.split("\n"));
+  await removeFlood(engines.hostA, LABEL);
 });
 
 /** The rows of cluster `name`'s status lines. */
