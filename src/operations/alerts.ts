@@ -31,17 +31,32 @@ export const alerts: Operation = {
     name: ["alerts"],
     description:
       "evaluate the config's alert rules now, without serve: print what fires; exit 1 if anything does",
+    options: [
+      {
+        flags: "--all",
+        description:
+          "also what resolved in the last hour, as GET /alerts lists it (state rules, from the engines' events)",
+      },
+    ],
     examples: [
       ["docklens alerts", "in a cron or CI job: exit 1 when a rule fires"],
+      ["docklens alerts --all", "what fires, then what resolved in the last hour"],
       ["docklens alerts --json | jq '.alerts[] | {rule, cause}'"],
     ],
-    call: async (_, __, coreOptions) => (await checkAlerts()).checkAlerts(coreOptions),
+    call: async (_, options, coreOptions) =>
+      (await checkAlerts()).checkAlerts({ ...coreOptions, all: options.all === true }),
     hooks: () => ({
-      warnings: (result) =>
-        result.unanswered.map(
+      warnings: (result) => [
+        ...result.unanswered.map(
           ({ rule, cluster }) => `rule ${rule}: ${cluster.name} did not answer`,
         ),
-      exitCode: (result) => (result.alerts.length ? 1 : 0),
+        ...(result.truncated ?? []).map(
+          ({ cluster, oldest }) =>
+            `${cluster.name}: the engine's events reach back only to ` +
+            `${new Date(oldest * 1000).toISOString().slice(0, 19)}Z; what resolved before is not known`,
+        ),
+      ],
+      exitCode: (result) => (result.alerts.some((alert) => alert.state === "firing") ? 1 : 0),
     }),
   }),
 };

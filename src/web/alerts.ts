@@ -38,13 +38,18 @@ export function duration(from: number, to: number): string {
 }
 
 /**
- * The view an alert is about: its container's page, else what its trigger watches (drift, the
+ * The view an alert is about: its container's page (by its full id, with the name it had, so a
+ * replacement under that name is not taken for it), else what its trigger watches (drift, the
  * clusters), else its cluster's containers.
  */
 export function alertLink(alert: AlertItem): RouteLocationRaw | undefined {
   const cluster = alert.cluster?.name;
   if (cluster && alert.container)
-    return { name: "container", params: { cluster, name: alert.container.name } };
+    return {
+      name: "container",
+      params: { cluster, name: alert.container.id },
+      query: { name: alert.container.name },
+    };
   if (alert.when === "drift") return { name: "drift" };
   if (alert.when === "engine-down") return { name: "clusters" };
   if (cluster) return { name: "containers", query: { cluster } };

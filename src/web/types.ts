@@ -55,7 +55,9 @@ export interface EventLine {
   Action?: string;
   Actor?: { ID?: string; Attributes?: Record<string, string> };
   time?: number;
-  status?: "disconnected" | "reconnected";
+  status?: "disconnected" | "reconnected" | "truncated";
+  /** Of `truncated`: Unix seconds of the oldest event the engine still keeps. */
+  oldest?: number;
   error?: ErrorBody;
 }
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAlerts, type AlertsService } from "../../src/core/alerts/alerts.ts";
+import { checkAlerts } from "../../src/core/alerts/check-alerts.ts";
 import { loadFleet, type Fleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
 import { until } from "../support/until.ts";
 import { startAlertmanager, startHook, type Alertmanager, type Hook } from "./alert-receivers.ts";
-import { docker, engines, writeConfig } from "./helpers.ts";
+import { cli, docker, engines, writeConfig } from "./helpers.ts";
 import { raw, startServer, type TestServer } from "./server-helpers.ts";
 
 /** Alerting in serve (issue 28): state rules on the engine hub's events, delivered to real receivers. */
@@ -20,6 +21,7 @@ let service: AlertsService;
 /** A second serve's rules over the same engines, sending to the same Alertmanager: the HA story. */
 let replica: { fleet: Fleet; service: AlertsService; hook: Hook };
 let server: TestServer;
+let configPath: string;
 const log: string[] = [];
 
 beforeAll(async () => {
@@ -30,7 +32,7 @@ beforeAll(async () => {
   ]);
   process.env.ALERTS_TEST_TOKEN = "alpha-only-token";
   const scoped = { env: "ALERTS_TEST_TOKEN", clusters: ["alpha"] };
-  const path = await writeConfig("alerts.json", {
+  const path = (configPath = await writeConfig("alerts.json", {
     clusters: [
       { name: "alpha", host: engines.hostA },
       { id: 7, name: "bravo", host: engines.hostB },
@@ -64,7 +66,7 @@ beforeAll(async () => {
         { name: "down", when: "engine-down", cluster: "dead", notify: ["hook", "am"] },
       ],
     },
-  });
+  }));
   fleet = await loadFleet({ configPath: path, live: true });
   server = await startServer({ fleet, log: false, token: "full-token" });
   const replicaHook = await startHook();
@@ -145,9 +147,12 @@ describe("state rules", () => {
       container: { name: "al-bad" },
       cause: "exited with code 4",
       value: 4,
-      link: `${server.url}/#/cluster/alpha/container/al-bad`,
     });
     expect(fired.container.id).toMatch(/^[a-f0-9]{64}$/);
+    // By its id: a replacement under its name is another container (issue 44).
+    expect(fired.link).toBe(
+      `${server.url}/#/cluster/alpha/container/${fired.container.id}?name=al-bad`,
+    );
     const inAlertmanager = await until(async () =>
       (await alertmanager.alerts()).find((alert) => alert.labels.container === "al-bad"),
     );
@@ -252,6 +257,103 @@ describe("state rules", () => {
     expect(metrics).toMatch(
       /^docklens_alert_deliveries_total\{receiver="hook",result="success"\} [1-9]/m,
     );
+  });
+});
+
+describe("a container dead before the rules started", () => {
+  it("fires with the time it died (State.FinishedAt), in serve and in `docklens alerts`", async () => {
+    const label = "docklens-test=alerts-before";
+    await docker(
+      engines.hostA,
+      "run",
+      "--name",
+      "al-before",
+      "-l",
+      label,
+      IMAGE,
+      "sh",
+      "-c",
+      "exit 6",
+    ).catch(() => "");
+    // Serve starts well after the death: its start is no time of the alert's.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = await loadFleet({
+      configPath: await writeConfig("alerts-before.json", {
+        clusters: [{ name: "alpha", host: engines.hostA }],
+        alerts: { rules: [{ name: "dead", when: "exited", filter: [`label=${label}`] }] },
+      }),
+      live: true,
+    });
+    const started = startAlerts({ fleet: before, url: "http://docklens" });
+    try {
+      const finished = await docker(
+        engines.hostA,
+        "inspect",
+        "-f",
+        "{{.State.FinishedAt}}",
+        "al-before",
+      );
+      const died = new Date(Date.parse(finished)).toISOString();
+      const alert = await until(() => started.list().find((one) => one.rule === "dead"));
+      expect(alert).toMatchObject({
+        state: "firing",
+        container: { name: "al-before" },
+        startsAt: died,
+      });
+      const checked = await checkAlerts({ fleet: before });
+      expect(checked.alerts).toMatchObject([{ rule: "dead", startsAt: died }]);
+    } finally {
+      started.close();
+      before.close();
+      await docker(engines.hostA, "rm", "-f", "al-before").catch(() => "");
+    }
+  });
+});
+
+describe("docklens alerts --all", () => {
+  it("lists what resolved in the last hour too, as GET /alerts does", async () => {
+    await docker(
+      engines.hostA,
+      "run",
+      "--name",
+      "al-gone",
+      "-l",
+      LABEL,
+      IMAGE,
+      "sh",
+      "-c",
+      "exit 7",
+    ).catch(() => "");
+    expect(await until(() => alertsOf(hook, "crashed", "al-gone").length)).toBe(1);
+    await docker(engines.hostA, "rm", "al-gone");
+    expect(await until(() => alertsOf(hook, "crashed", "al-gone").length === 2)).toBe(true);
+    const served = ((await get("/alerts")).json.alerts as any[]).find(
+      (alert) => alert.container?.name === "al-gone",
+    );
+    expect(served).toMatchObject({ state: "resolved" });
+    const run = async (...args: string[]) =>
+      JSON.parse((await cli(["alerts", ...args, "--json", "--config", configPath])).stdout) as {
+        alerts: any[];
+      };
+    // Without --all: what fires now alone.
+    const now = await run();
+    expect(now.alerts.every((alert) => alert.state === "firing")).toBe(true);
+    expect(now.alerts.some((alert) => alert.container?.name === "al-gone")).toBe(false);
+    const all = await run("--all");
+    const replayed = all.alerts.find((alert) => alert.container?.name === "al-gone");
+    // The same alert as serve's, its times the engine's own (serve's are when it heard them).
+    const { link, startsAt, endsAt, ...same } = served;
+    expect(replayed).toEqual({
+      ...same,
+      link: link.replace(server.url, ""),
+      startsAt: expect.any(String),
+      endsAt: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(replayed.startsAt) - Date.parse(startsAt))).toBeLessThan(2000);
+    expect(Math.abs(Date.parse(replayed.endsAt) - Date.parse(endsAt))).toBeLessThan(2000);
+    // In /alerts' order: firing first, then the resolved, the newest first in each.
+    const states = all.alerts.map((alert) => alert.state);
+    expect(states).toEqual([...states].sort((a, b) => (a === b ? 0 : a === "firing" ? -1 : 1)));
   });
 });
 

@@ -182,7 +182,8 @@ describe("the Alerts view's rows", () => {
   });
 
   it.each([
-    [{}, { name: "container", params: { cluster: "alpha", name: "n1" } }],
+    // By its id: a replacement under its name is another container (issue 44).
+    [{}, { name: "container", params: { cluster: "alpha", name: "c1" }, query: { name: "n1" } }],
     [{ when: "drift", cluster: null, container: null }, { name: "drift" }],
     [{ when: "engine-down", container: null }, { name: "clusters" }],
     [

@@ -97,6 +97,11 @@ export function processesTable(result: ListProcessesResult, colors: ChalkInstanc
  */
 export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstance): string {
   if (isStatus(item)) {
+    if (item.status === "truncated")
+      return colors.yellow(
+        `${item.cluster.name}: the engine's events reach back only to ${isoSeconds(item.oldest ?? 0)}` +
+          ", the last it keeps; earlier ones are not shown",
+      );
     const text = `${item.cluster.name}: ${item.status}${item.error ? ` (${item.error.message})` : ""}`;
     return item.status === "disconnected" ? colors.yellow(text) : colors.green(text);
   }
@@ -121,7 +126,14 @@ export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstanc
   return `${colors.dim(time)} ${what.join(" ")}${attributes ? ` (${attributes})` : ""}`;
 }
 
+const STATUSES: ReadonlySet<unknown> = new Set(["disconnected", "reconnected", "truncated"]);
+
 /** A status line of the event stream, rather than an engine's event (which carries a Type). */
 function isStatus(item: ClusterEvent | EventStatus): item is EventStatus {
-  return !("Type" in item) && (item.status === "disconnected" || item.status === "reconnected");
+  return !("Type" in item) && STATUSES.has(item.status);
+}
+
+/** Unix seconds as an event line's time reads, to the second: `2026-11-22T10:00:00Z`. */
+function isoSeconds(seconds: number): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
 }

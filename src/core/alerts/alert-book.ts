@@ -37,6 +37,8 @@ export interface AlertCondition {
   cause: string;
   value?: number | string;
   link: string;
+  /** ISO time the condition began, when the container says it (a death's `State.FinishedAt`). */
+  startsAt?: string;
 }
 
 /** How a rule's alerts end. */
@@ -78,13 +80,24 @@ export function alertId(
   return createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 16);
 }
 
+/** How long a resolved alert is kept (and listed by `GET /alerts`). */
+export const KEEP_RESOLVED_MS = 3_600_000;
+
+/** The order of `GET /alerts`: firing first, the newest first. */
+export function compareAlerts(a: Alert, b: Alert): number {
+  return (
+    Number(b.state === "firing") - Number(a.state === "firing") ||
+    b.startsAt.localeCompare(a.startsAt)
+  );
+}
+
 /** Firing alerts and those resolved lately, and the notices their changes make. */
 export class AlertBook {
   readonly #entries = new Map<string, Entry>();
 
   /** Resolved alerts are kept this long, and this many at most. */
   constructor(
-    private readonly keepResolvedMs = 3_600_000,
+    private readonly keepResolvedMs = KEEP_RESOLVED_MS,
     private readonly maxResolved = 500,
   ) {}
 
@@ -98,8 +111,13 @@ export class AlertBook {
       entry.resolveAt = entry.endedAt = undefined;
       return undefined;
     }
-    const { subject, ...fields } = condition;
-    const alert: Alert = { id, ...fields, state: "firing", startsAt: new Date(now).toISOString() };
+    const { subject, startsAt, ...fields } = condition;
+    const alert: Alert = {
+      id,
+      ...fields,
+      state: "firing",
+      startsAt: startsAt ?? new Date(now).toISOString(),
+    };
     this.#entries.set(id, { alert, timing, quietAt, ...(subject ? { subject } : {}) });
     return notice({ alert, subject });
   }
@@ -153,13 +171,7 @@ export class AlertBook {
 
   /** Every alert kept, firing first, the newest first. */
   list(): Alert[] {
-    return [...this.#entries.values()]
-      .map((entry) => entry.alert)
-      .sort(
-        (a, b) =>
-          Number(b.state === "firing") - Number(a.state === "firing") ||
-          b.startsAt.localeCompare(a.startsAt),
-      );
+    return [...this.#entries.values()].map((entry) => entry.alert).sort(compareAlerts);
   }
 
   /** The alerts firing now. */

@@ -81,11 +81,16 @@ export function seenBy(service: AlertsService, fleet: Fleet): (alert: Alert) => 
       : service.clustersOf(alert.rule).every((id) => ids.has(id));
 }
 
-/** The page's view of an alert: its container's, the drift view, or the clusters. */
+/**
+ * The page's view of an alert: its container's, the drift view, or the clusters. A container is
+ * linked by its full id (a replacement under its name is another container), with the name it had
+ * then, so the page can say when that container is gone and which one has the name now.
+ */
 export function alertLink(base: string, when: AlertTrigger, seen: Seen): string {
   const at = encodeURIComponent;
-  if (seen.cluster && seen.container)
-    return `${base}/#/cluster/${at(seen.cluster.name)}/container/${at(seen.container.name)}`;
+  const { cluster, container } = seen;
+  if (cluster && container)
+    return `${base}/#/cluster/${at(cluster.name)}/container/${at(container.id)}?name=${at(container.name)}`;
   return `${base}/#/${when === "drift" ? "drift" : ""}`;
 }
 

@@ -3,6 +3,7 @@
 // evaluates every rule so; serve evaluates the state rules so after a gap in the events, and the
 // fleet rules (drift, missing) when containers come and go.
 import { readAllStats } from "../containers/all-stats.ts";
+import { inspectContainer } from "../containers/containers.ts";
 import { readMergedLogs } from "../containers/merged-logs.ts";
 import { projectOf } from "../containers/projects.ts";
 import type { ClusterRef } from "../engine/across-clusters.ts";
@@ -94,15 +95,33 @@ export async function evaluateRule(
       return missingSeen(scope, options);
     default: {
       const { containers, errors } = await listScope(scope, options);
-      const seen = containers.flatMap((item) => {
-        const verdict = listedVerdict(rule.when, item);
-        return verdict
-          ? [{ cluster: item.cluster, container: containerName(item), ...verdict }]
-          : [];
-      });
+      const seen = await Promise.all(
+        containers.flatMap((item) => {
+          const verdict = listedVerdict(rule.when, item);
+          if (!verdict) return [];
+          const one: Seen = { cluster: item.cluster, container: containerName(item), ...verdict };
+          return [rule.when === "exited" ? withDeathTime(one, options) : Promise.resolve(one)];
+        }),
+      );
       return { seen, answered: answeredOf(errors) };
     }
   }
+}
+
+/**
+ * A death found in a list began when the container exited (`State.FinishedAt`), not when it was
+ * listed: one dead before serve started did not die at serve's start. Left undated when the
+ * container cannot be read (removed since).
+ */
+async function withDeathTime(seen: Seen, options: CoreOptions): Promise<Seen> {
+  const ref = { cluster: String(seen.cluster!.id), name: seen.container!.id };
+  const finished = await inspectContainer(ref, options).then(
+    (detail) => detail.State?.FinishedAt,
+    () => undefined,
+  );
+  const at = finished ? Date.parse(finished) : NaN;
+  // Docker's zero time (`0001-01-01…`) is no time.
+  return at > 0 ? { ...seen, startsAt: new Date(at).toISOString() } : seen;
 }
 
 /** Each cluster on which a reference means another image than on some other selected cluster. */

@@ -2,6 +2,7 @@
 // from a container list (serve's first list and after a gap; `docklens alerts`).
 import type { EngineEvent } from "../hub/event-hub.ts";
 import type { AlertTrigger } from "../config/alert-triggers.ts";
+import type { AlertRule } from "../config/alerts-schema.ts";
 
 /** The triggers on one container's state. */
 export const STATE_TRIGGERS: ReadonlySet<AlertTrigger> = new Set([
@@ -90,4 +91,19 @@ export function listedVerdict(
     return { cause: "health check failing" };
   if (when === "restarting" && item.State === "restarting") return { cause: "restarting" };
   return undefined;
+}
+
+/**
+ * A restart loop: a container's deaths (`times`, ms) with one more at `now`, those within the
+ * rule's window kept; and the loop's cause once they are enough.
+ */
+export function restartLoop(
+  rule: Pick<AlertRule, "windowMs" | "restarts">,
+  times: readonly number[],
+  now: number,
+): { times: number[]; cause?: { cause: string; value: number } } {
+  const kept = [...times, now].filter((time) => time > now - rule.windowMs);
+  if (kept.length < rule.restarts) return { times: kept };
+  const cause = `restarted ${kept.length} times in ${Math.round(rule.windowMs / 1000)} s`;
+  return { times: kept, cause: { cause, value: kept.length } };
 }

@@ -11,7 +11,7 @@ import { subscribeEvents, type EngineEvent, type HubSubscription } from "../hub/
 import { evaluateRule, type RuleEvaluation, type Seen } from "./evaluate.ts";
 import { ruleClusters, scopeChooses, scopeHas, type RuleScope } from "./rule-scope.ts";
 import { followLogRule, sampleUsageRule } from "./samplers.ts";
-import { containerAction, eventVerdict, STATE_TRIGGERS } from "./state-triggers.ts";
+import { containerAction, eventVerdict, restartLoop, STATE_TRIGGERS } from "./state-triggers.ts";
 
 /** What the watchers tell the alerts service. */
 export interface RuleSink {
@@ -61,15 +61,13 @@ export function watchRules(
 
   /** A restart loop: a container's deaths within the rule's window, enough of them. */
   const died = (scope: RuleScope, key: string) => {
-    const now = Date.now();
-    const { windowMs, restarts, name } = scope.rule;
-    const times = [...(deaths.get(`${name}\0${key}`) ?? []), now].filter((t) => t > now - windowMs);
-    deaths.set(`${name}\0${key}`, times);
-    if (times.length < restarts) return undefined;
-    return {
-      cause: `restarted ${times.length} times in ${Math.round(windowMs / 1000)} s`,
-      value: times.length,
-    };
+    const loop = restartLoop(
+      scope.rule,
+      deaths.get(`${scope.rule.name}\0${key}`) ?? [],
+      Date.now(),
+    );
+    deaths.set(`${scope.rule.name}\0${key}`, loop.times);
+    return loop.cause;
   };
 
   const onContainerEvent = async (cluster: ClusterConfig, event: EngineEvent) => {

@@ -5,6 +5,7 @@ import type { ClusterRef } from "../engine/across-clusters.ts";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 
 import { openEngineStream } from "../engine/engine-stream.ts";
+import { readEventsReach } from "./event-backlog.ts";
 import { DocklensError, type ErrorBody } from "../errors.ts";
 import type { EngineFilters } from "../engine/filters.ts";
 import { parseEngineJson } from "../json.ts";
@@ -22,11 +23,16 @@ import {
 /** An engine event as the engine sends it, with the cluster it came from. */
 export type ClusterEvent = Record<string, unknown> & { cluster: ClusterRef };
 
-/** A cluster's event stream dropped out, or came back (and then sent what it missed). */
+/**
+ * A cluster's event stream dropped out, or came back (and then sent what it missed); or
+ * (`truncated`) its engine's events reach back only to `oldest`, short of the `since` asked.
+ */
 export interface EventStatus {
   cluster: ClusterRef;
-  status: "disconnected" | "reconnected";
+  status: "disconnected" | "reconnected" | "truncated";
   error?: ErrorBody;
+  /** Of `truncated`: Unix seconds of the oldest event the engine still keeps. */
+  oldest?: number;
 }
 
 /** Options of {@link streamEvents}. */
@@ -55,8 +61,9 @@ type Push = (item: ClusterEvent | EventStatus) => void;
  * takes `since`, `until` and filters. Without `since` and `until`, each cluster's events come
  * from its shared subscription (core/hub/event-hub.ts: one engine stream however many follow
  * it), filtered here as the engine filters them; asking for the past opens a stream of its own.
- * An engine that drops out (or is not there yet) is asked again with growing waits, and the
- * stream says so in-line, once per failed attempt; once back, it is asked for what it sent since
+ * With `since`, a cluster whose engine's backlog does not reach back to it says so in-line first
+ * (`truncated`). An engine that drops out (or is not there yet) is asked again with growing
+ * waits, and the stream says so in-line, once per failed attempt; once back, it is asked for what it sent since
  * the last event seen, so nothing is missed. A consumer that falls `maxBuffered` events behind
  * gets a last `CLIENT_TOO_SLOW` error. Ends when `options.signal` aborts, the consumer stops, or
  * (with `until`) every engine has sent everything up to it.
@@ -201,6 +208,8 @@ async function follow(
   const ref = { id: cluster.id, name: cluster.name };
   const [first, last] = BACKOFF_MS;
   let since = options.since?.toFixed(9);
+  /** The `since` whose reach in the engine's backlog is yet to be checked. */
+  let reach = options.since;
   let wait = first;
   let down = false;
   while (!signal.aborted) {
@@ -217,6 +226,12 @@ async function follow(
           engine.get("/events", streamSignal, { query, stream: true }) as Promise<Readable>,
         { ...options, signal },
       );
+      // Said once, before the cluster's events: its engine keeps a backlog of its last few.
+      if (reach !== undefined) {
+        const oldest = await readEventsReach(cluster, reach, { ...options, signal });
+        if (oldest !== undefined) push({ cluster: ref, status: "truncated", oldest });
+        reach = undefined;
+      }
       // From now on, a reconnection asks for what came since: since the stream opened, or since the last event.
       since ??= (opened / 1000).toFixed(9);
       if (down) push({ cluster: ref, status: "reconnected" });

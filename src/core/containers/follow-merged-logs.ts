@@ -155,6 +155,8 @@ export async function followMergedLogs(
   const onEvent = async (event: ClusterEvent | EventStatus) => {
     if (!("Type" in event)) {
       const { cluster, status: what, error } = event as EventStatus;
+      // Said only of a stream asked for the past, which this one is not.
+      if (what === "truncated") return;
       return hold({
         cluster,
         status: what,

@@ -99,6 +99,22 @@ export const CLUSTER_SCHEMAS = {
         },
         ["cluster", "status"],
       ),
+      closed(
+        {
+          cluster: ref("ClusterRef"),
+          status: {
+            type: "string",
+            enum: ["truncated"],
+            description:
+              "The engine keeps only its last events (Docker: 256); they do not reach back to `since`",
+          },
+          oldest: {
+            type: "number",
+            description: "Unix seconds of the oldest event the engine still keeps",
+          },
+        },
+        ["cluster", "status", "oldest"],
+      ),
       obj({ cluster: ref("ClusterRef"), Type: str, Action: str, time: int, timeNano: int }, [
         "cluster",
         "Type",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../support/ports.ts";
+import { until } from "../../support/until.ts";
 import { docker, engines, spawnServe, writeConfig } from "../helpers.ts";
 import { raw } from "../server-helpers.ts";
 import { axeViolations, dashboardAt, openPage, unique } from "./browser.ts";
@@ -99,7 +100,10 @@ describe("the Alerts view", () => {
     );
     expect(await axeViolations(page)).toEqual([]);
     await failed.getByRole("link", { name: "failed" }).click();
-    await expect.poll(() => page.url()).toMatch(/#\/cluster\/alpha\/container\/failed$/);
+    // By its id, with the name it had (issue 44).
+    await expect
+      .poll(() => page.url())
+      .toMatch(/#\/cluster\/alpha\/container\/[0-9a-f]{64}\?name=failed$/);
     await expect.poll(() => page.locator("h1").textContent()).toContain("failed");
   });
 
@@ -124,12 +128,14 @@ describe("the Alerts view", () => {
       await expect
         .poll(async () => (await rowsOf(page, "firing"))[0], { timeout: 20_000 })
         .toEqual(["firing", "crashed exited", "bravo", name, "exited with code 4"]);
+      // By its id, with the name it had (issue 44).
+      const id = await docker(engines.hostB, "inspect", "-f", "{{.Id}}", name);
       expect(
         await page
           .locator('[data-alerts="firing"] tr', { hasText: name })
           .getByRole("link", { name })
           .getAttribute("href"),
-      ).toBe(`#/cluster/bravo/container/${name}`);
+      ).toBe(`#/cluster/bravo/container/${id}?name=${name}`);
       await docker(engines.hostB, "rm", name);
       await expect
         .poll(async () => (await rowsOf(page, "resolved"))[0], { timeout: 20_000 })
@@ -140,6 +146,46 @@ describe("the Alerts view", () => {
         /ago, after (\d+ seconds?|under a second)$/,
       );
       expect(await rowsOf(page, "firing")).not.toContainEqual(expect.arrayContaining([name]));
+    } finally {
+      await docker(engines.hostB, "rm", "-f", name).catch(() => undefined);
+    }
+  });
+
+  it("opens the container the alert was about: a removed one is said, its replacement named", async () => {
+    const name = unique();
+    const run = (...args: string[]) =>
+      docker(engines.hostB, "run", "--name", name, "-l", LABEL, ...args);
+    try {
+      await run("local/busybox:1", "sh", "-c", "exit 2").catch(() => undefined);
+      const id = await docker(engines.hostB, "inspect", "-f", "{{.Id}}", name);
+      const alertOf = async () =>
+        ((await raw(dash.port, "/alerts")).json as { alerts: any[] }).alerts.find(
+          (alert) => alert.container?.id === id,
+        );
+      const alert = await until(alertOf);
+      const link = new URL(alert.link).hash;
+      expect(link).toBe(`#/cluster/bravo/container/${id}?name=${name}`);
+      // Removed: the page says so, with what the alert recorded.
+      await docker(engines.hostB, "rm", name);
+      const page = await dash.open(link, undefined, /status of 404/);
+      const gone = page.getByTestId("gone-container");
+      await expect.poll(() => gone.textContent(), { timeout: 20_000 }).toContain("was removed");
+      expect(await gone.textContent()).toContain(name);
+      expect(await gone.textContent()).toContain(id);
+      expect(await page.getByTestId("replacement").count()).toBe(0);
+      expect(await page.locator("h1").textContent()).toContain(name);
+      expect(await axeViolations(page)).toEqual([]);
+      // Replaced: another container has the name now, and is named as another.
+      await run("-d", "local/busybox:1", "sleep", "600");
+      const current = await docker(engines.hostB, "inspect", "-f", "{{.Id}}", name);
+      await page.reload();
+      const replacement = page.getByTestId("replacement");
+      await expect.poll(() => replacement.textContent(), { timeout: 20_000 }).toContain(name);
+      expect(await page.getByTestId("gone-container").textContent()).toContain(id);
+      await replacement.getByRole("link", { name: current.slice(0, 12) }).click();
+      await expect.poll(() => page.url()).toContain(`#/cluster/bravo/container/${current}`);
+      await expect.poll(() => page.getByTestId("state").count()).toBe(1);
+      expect(await page.getByTestId("gone-container").count()).toBe(0);
     } finally {
       await docker(engines.hostB, "rm", "-f", name).catch(() => undefined);
     }
