@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
-import { axeViolations, dashboardForFile, unique, liveFleet } from "./browser.ts";
+import { docker, engines, writeConfigWithHang } from "../helpers.ts";
+import { startServer } from "../server-helpers.ts";
+import { axeViolations, dashboardForFile, unique, liveFleet, openPage } from "./browser.ts";
 
 /**
  * The Logs view in Debian's Chromium against the suite's real engines: the merged, live logs of
@@ -176,6 +177,45 @@ describe("the Logs view", () => {
     expect(saved).toMatch(new RegExp(`^\\S+Z alpha/${id}-a stdout tick-a \\d+$`, "m"));
     expect(saved).toMatch(new RegExp(`^\\S+Z bravo/${id}-b stdout tick-b \\d+$`, "m"));
     expect(saved).not.toMatch(/stderr/);
+  });
+
+  it("fills the cluster pickers of Logs and Stats at once, the hung engine marked waiting", async () => {
+    // The hung engine given 20 s (the field's default is 5 s): /list/cluster waits that long for
+    // it, and the hung cluster is "waiting" all that time, so a picker that says so filled early.
+    const fleet = await liveFleet(await writeConfigWithHang("dashboard-pickers.json", 20_000));
+    const server = await startServer({ log: false, fleet });
+    try {
+      for (const view of ["logs", "stats"]) {
+        const watched = await openPage(dash.browser);
+        try {
+          await watched.page.goto(`${server.url}/#/${view}?q=${id}`);
+          const picker = watched.page.getByTestId("selection-cluster");
+          const options = () =>
+            picker
+              .locator("option")
+              .evaluateAll((all) =>
+                all.map((one: any) => `${one.value}:${one.dataset.state ?? ""}`).sort(),
+              );
+          await expect
+            .poll(options, { timeout: 10_000 })
+            .toEqual([
+              ":",
+              "alpha:live",
+              "bravo:live",
+              expect.stringMatching(/^dead:(waiting|down)$/),
+              "hang:waiting",
+            ]);
+          expect((await picker.locator('option[value="hang"]').textContent())?.trim()).toBe(
+            "hang (waiting)",
+          );
+        } finally {
+          await watched.close();
+        }
+        expect(watched.problems).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it("explains the server's bound when the selection holds too many containers", async () => {
