@@ -179,6 +179,45 @@ describe("the Logs view", () => {
     expect(saved).not.toMatch(/stderr/);
   });
 
+  it("opens on the newest running containers up to the bound, and says what it shows", async () => {
+    const asked: string[] = [];
+    const page = await open("#/logs");
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/logs") asked.push(request.url());
+    });
+    await page.reload();
+    const running = (
+      await Promise.all(
+        [engines.hostA, engines.hostB].map((host) =>
+          docker(host, "ps", "-q", "--filter", "status=running"),
+        ),
+      )
+    )
+      .join("\n")
+      .split("\n")
+      .filter(Boolean).length;
+    expect(running).toBeGreaterThan(BOUND);
+    await expect
+      .poll(() => page.getByTestId("selection-shown").allTextContents(), { timeout: 15_000 })
+      .toEqual([
+        `The ${BOUND} newest running containers of ${running}; narrow the selection to see others.`,
+      ]);
+    // This file's two tickers are the newest running containers of either engine.
+    await expect
+      .poll(async () => (await sources(page)).filter((source) => source.includes(id)), {
+        timeout: 15_000,
+      })
+      .toEqual([`alpha/${id}-a`, `bravo/${id}-b`]);
+    expect(await page.locator(".notice.error").count()).toBe(0);
+    expect(await page.getByTestId("bound").count()).toBe(0);
+    const query = new URL(asked[0]!).searchParams;
+    expect([query.getAll("filter"), query.get("newest")]).toEqual([["status=running"], "true"]);
+    expect(await page.locator("summary").first().textContent()).toMatch(
+      /running containers, newest first/,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it("fills the cluster pickers of Logs and Stats at once, the hung engine marked waiting", async () => {
     // The hung engine given 20 s (the field's default is 5 s): /list/cluster waits that long for
     // it, and the hung cluster is "waiting" all that time, so a picker that says so filled early.
@@ -218,9 +257,9 @@ describe("the Logs view", () => {
     }
   });
 
-  it("explains the server's bound when the selection holds too many containers", async () => {
+  it("explains the server's bound when a selection made holds too many containers", async () => {
     // The browser says so of any response that is not ok.
-    const page = await open("#/logs", undefined, /status of 400 \(Bad Request\)/);
+    const page = await open("#/logs?status=running", undefined, /status of 400 \(Bad Request\)/);
     await expect
       .poll(() => page.locator(".notice.error").textContent(), { timeout: 15_000 })
       .toMatch(
