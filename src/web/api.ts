@@ -23,6 +23,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The first read without a token, until the server answers it: the refusal when it wants one.
+ * Forgotten with the token, and when a read could not be sent at all.
+ */
+let probe: Promise<ApiError | undefined> | undefined;
+
 /** True while the server wants a token the page does not have (or has wrong): App shows the prompt. */
 export const tokenWanted = shallowRef(false);
 /** Why the last token was refused, for the prompt; '' on the first ask. */
@@ -52,6 +58,7 @@ export function setToken(token: string): void {
 /** Forget the token: on a shared machine, before walking away. The next call asks again. */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+  probe = undefined;
   hasToken.value = false;
   tokenNotice.value = "";
   tokenGeneration.value++;
@@ -98,18 +105,31 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
     tokenWanted.value = true;
     throw new ApiError("INVALID_TOKEN", problem);
   }
+  // Without a token, one read asks first: if it is refused, the others are too, without being
+  // sent (the browser logs each refused request in the console).
+  // Taken or made before any wait: reads started together find the same probe.
+  const asked = token ? undefined : probe;
+  let answered: (refusal?: ApiError) => void = () => {};
+  if (!token && !probe) probe = new Promise((resolve) => (answered = resolve));
+  const refused = await asked;
+  if (refused) throw refused;
   let response: Response;
   try {
     response = await fetch(apiUrl(path), { headers: headers(accept), signal: signal ?? null });
   } catch (error) {
+    // Not known yet: the next read without a token asks again.
+    probe = undefined;
+    answered();
     if (signal?.aborted) throw error;
     throw new ApiError("NETWORK", `docklens serve cannot be reached (${String(error)})`);
   }
+  if (response.status !== 401) answered();
   if (response.ok) return response;
   const body = (await response.json().catch(() => undefined)) as { error?: ErrorBody } | undefined;
   const code = body?.error?.code ?? `HTTP_${response.status}`;
   const message = body?.error?.message ?? `${response.status} ${response.statusText}`;
   if (response.status === 401) {
+    answered(new ApiError(code, message, response.status));
     // Without a token, a 401 is the first ask: a notice already up (a token not sent) stays.
     if (readToken()) tokenNotice.value = "That token was refused. Enter a valid one.";
     tokenWanted.value = true;
