@@ -24,10 +24,33 @@ export class ApiError extends Error {
 }
 
 /**
- * The first read without a token, until the server answers it: the refusal when it wants one.
- * Forgotten with the token, and when a read could not be sent at all.
+ * Whether the server wants a token, asked once by the first read without one: the refusal when
+ * it does. Forgotten with the token, and when the question could not be sent.
  */
 let probe: Promise<ApiError | undefined> | undefined;
+
+/**
+ * Ask the route index (which reads no engine, so it answers at once) without a token: the
+ * server's refusal, after which the prompt shows, or nothing when it wants none.
+ */
+async function askForToken(): Promise<ApiError | undefined> {
+  let response: Response;
+  try {
+    response = await fetch(apiUrl("/detail"), { headers: { Accept: "application/json" } });
+  } catch {
+    // Not known: the read goes on and says what went wrong; the next one asks again.
+    probe = undefined;
+    return undefined;
+  }
+  if (response.status !== 401) return undefined;
+  const body = (await response.json().catch(() => undefined)) as { error?: ErrorBody } | undefined;
+  tokenWanted.value = true;
+  return new ApiError(
+    body?.error?.code ?? "UNAUTHORIZED",
+    body?.error?.message ?? "this server wants a token",
+    401,
+  );
+}
 
 /** True while the server wants a token the page does not have (or has wrong): App shows the prompt. */
 export const tokenWanted = shallowRef(false);
@@ -105,31 +128,22 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
     tokenWanted.value = true;
     throw new ApiError("INVALID_TOKEN", problem);
   }
-  // Without a token, one read asks first: if it is refused, the others are too, without being
-  // sent (the browser logs each refused request in the console).
-  // Taken or made before any wait: reads started together find the same probe.
-  const asked = token ? undefined : probe;
-  let answered: (refusal?: ApiError) => void = () => {};
-  if (!token && !probe) probe = new Promise((resolve) => (answered = resolve));
-  const refused = await asked;
+  // Without a token, one small read asks first whether the server wants one: when it does, no
+  // other is sent (the browser logs each refused request in the console).
+  const refused = token ? undefined : await (probe ??= askForToken());
   if (refused) throw refused;
   let response: Response;
   try {
     response = await fetch(apiUrl(path), { headers: headers(accept), signal: signal ?? null });
   } catch (error) {
-    // Not known yet: the next read without a token asks again.
-    probe = undefined;
-    answered();
     if (signal?.aborted) throw error;
     throw new ApiError("NETWORK", `docklens serve cannot be reached (${String(error)})`);
   }
-  if (response.status !== 401) answered();
   if (response.ok) return response;
   const body = (await response.json().catch(() => undefined)) as { error?: ErrorBody } | undefined;
   const code = body?.error?.code ?? `HTTP_${response.status}`;
   const message = body?.error?.message ?? `${response.status} ${response.statusText}`;
   if (response.status === 401) {
-    answered(new ApiError(code, message, response.status));
     // Without a token, a 401 is the first ask: a notice already up (a token not sent) stays.
     if (readToken()) tokenNotice.value = "That token was refused. Enter a valid one.";
     tokenWanted.value = true;

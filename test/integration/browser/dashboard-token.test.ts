@@ -72,6 +72,8 @@ describe("a server with a token", () => {
 
   it("asks once, then prompts: one 401 on a first load, not one per read", async () => {
     const page = await dash.open("#/", undefined, ASKED);
+    // The first load's answers all in (it asked), before counting the next one's.
+    await page.getByLabel("Token", { exact: true }).waitFor();
     const refused: string[] = [];
     page.on("response", (response) => {
       if (response.status() === 401) refused.push(new URL(response.url()).pathname);
