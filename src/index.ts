@@ -146,11 +146,14 @@ export type {
   MergedLogsOptions,
   MergedLogsQuery,
   ReadMergedLogsResult,
+  SelectionCount,
 } from "./core/containers/merged-logs.ts";
 export { followMergedLogs } from "./core/containers/follow-merged-logs.ts";
 export type {
   FollowMergedLogsOptions,
   LogStatusLine,
+  MergedLogsStream,
+  SelectionLine,
 } from "./core/containers/follow-merged-logs.ts";
 export { readDiskUsage, readAllDiskUsage, DISK_USAGE_TYPES } from "./core/clusters/disk-usage.ts";
 export type {

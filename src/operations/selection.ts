@@ -60,6 +60,25 @@ export const MERGED_LOGS_INPUT = {
   },
 } as const;
 
+/** `/logs`'s own (the CLI's logs name a selection, never a default): cut a selection over the bound. */
+const NEWEST_QUERY = {
+  kind: "boolean",
+  description:
+    "A selection of more containers than the bound is cut to the most recently created, up to " +
+    "it, instead of refused; a first line (the body's selection) says how many matched",
+} as const;
+
+/** `first`, then the items of `rest`, which starts at once: its end runs whenever this one ends. */
+async function* startingWith<T, U>(first: T, rest: AsyncGenerator<U>): AsyncGenerator<T | U> {
+  const pending = rest.next();
+  try {
+    yield first;
+    for (let step = await pending; !step.done; step = await rest.next()) yield step.value;
+  } finally {
+    void rest.return(undefined);
+  }
+}
+
 /** The input of `/stats`: a selection, and whether to stream. */
 export const ALL_STATS_INPUT = {
   ...SELECTION_QUERY,
@@ -156,14 +175,18 @@ export const SELECTION_OPERATIONS: Operation[] = [
         MergedLogItem: SELECTION_SCHEMAS.MergedLogItem,
       },
       errors: ACROSS_ERRORS,
-      query: MERGED_LOGS_INPUT,
+      query: { ...MERGED_LOGS_INPUT, newest: NEWEST_QUERY },
       ndjson: { when: "follow", schema: "MergedLogItem" },
       run: async (_, context) => {
-        const options = { ...selectionOf(context), query: mergedLogsQuery(context.input) };
+        const { newest, ...input } = context.input;
+        const options = { ...selectionOf(context), newest, query: mergedLogsQuery(input) };
         if (!context.input.follow)
           return (await import("../core/containers/merged-logs.ts")).readMergedLogs(options);
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
-        return new Streamed(await followMergedLogs(options));
+        const stream = await followMergedLogs(options);
+        return new Streamed(
+          newest ? startingWith({ selection: stream.selection }, stream) : stream,
+        );
       },
     }),
   },

@@ -23,6 +23,35 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether the server wants a token, asked once by the first read without one: the refusal when
+ * it does. Forgotten with the token, and when the question could not be sent.
+ */
+let probe: Promise<ApiError | undefined> | undefined;
+
+/**
+ * Ask the route index (which reads no engine, so it answers at once) without a token: the
+ * server's refusal, after which the prompt shows, or nothing when it wants none.
+ */
+async function askForToken(): Promise<ApiError | undefined> {
+  let response: Response;
+  try {
+    response = await fetch(apiUrl("/detail"), { headers: { Accept: "application/json" } });
+  } catch {
+    // Not known: the read goes on and says what went wrong; the next one asks again.
+    probe = undefined;
+    return undefined;
+  }
+  if (response.status !== 401) return undefined;
+  const body = (await response.json().catch(() => undefined)) as { error?: ErrorBody } | undefined;
+  tokenWanted.value = true;
+  return new ApiError(
+    body?.error?.code ?? "UNAUTHORIZED",
+    body?.error?.message ?? "this server wants a token",
+    401,
+  );
+}
+
 /** True while the server wants a token the page does not have (or has wrong): App shows the prompt. */
 export const tokenWanted = shallowRef(false);
 /** Why the last token was refused, for the prompt; '' on the first ask. */
@@ -52,6 +81,7 @@ export function setToken(token: string): void {
 /** Forget the token: on a shared machine, before walking away. The next call asks again. */
 export function clearToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+  probe = undefined;
   hasToken.value = false;
   tokenNotice.value = "";
   tokenGeneration.value++;
@@ -98,6 +128,10 @@ async function request(path: string, accept: string, signal?: AbortSignal): Prom
     tokenWanted.value = true;
     throw new ApiError("INVALID_TOKEN", problem);
   }
+  // Without a token, one small read asks first whether the server wants one: when it does, no
+  // other is sent (the browser logs each refused request in the console).
+  const refused = token ? undefined : await (probe ??= askForToken());
+  if (refused) throw refused;
   let response: Response;
   try {
     response = await fetch(apiUrl(path), { headers: headers(accept), signal: signal ?? null });

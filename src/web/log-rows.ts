@@ -1,7 +1,7 @@
 // The rows of the Logs view: each line of `/logs` (or status line) made once, as it arrives, into
 // what the virtual list draws, and kept in a bounded buffer (a page left open follows for days).
 import { ansiSegments, type Segment } from "./ansi.ts";
-import type { ErrorBody, LogStatusLine, MergedLogLine } from "./types.ts";
+import type { ErrorBody, LogStatusLine, MergedLogLine, SelectionLine } from "./types.ts";
 
 /** Colours for the containers' prefixes (`.c0` … in styles), each readable in light and dark. */
 export const PALETTE_SIZE = 10;
@@ -19,8 +19,11 @@ export interface LogRow {
   segments: Segment[];
 }
 
-/** An item of the `/logs` stream: a line, a status line, or the stream's last `{ error }`. */
-export type LogItem = MergedLogLine | LogStatusLine | { error: ErrorBody };
+/**
+ * An item of the `/logs` stream: a line, a status line, the stream's last `{ error }`, or (with
+ * `newest`, first) how many containers it follows of how many matched.
+ */
+export type LogItem = MergedLogLine | LogStatusLine | SelectionLine | { error: ErrorBody };
 
 /** Makes rows of items, giving each container the next colour of the palette when first seen. */
 export function rowMaker(): (item: MergedLogLine | LogStatusLine) => LogRow {

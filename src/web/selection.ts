@@ -37,6 +37,17 @@ export function serverSelection(selection: Selection): Record<string, string | s
   return query;
 }
 
+/** True when no control chooses anything: the view opens on a default of its own. */
+export const isNoSelection = (selection: Selection): boolean =>
+  Object.keys(NO_SELECTION).every((key) => !selection[key as keyof Selection]);
+
+/**
+ * The Logs view's default, which opens on something whatever the fleet's size: the running
+ * containers, cut by the server to its newest up to its bound (`newest`), where a selection
+ * someone made that holds more is refused.
+ */
+export const NEWEST_RUNNING = { filter: "status=running", newest: "true" } as const;
+
 /** The server's words when a selection holds more containers than it reads at once. */
 export const isSelectionBound = (message: string): boolean =>
   /selection matches \d+ containers/.test(message);

@@ -22,6 +22,8 @@ export type {
   ListClustersResult,
   LogStatusLine,
   MergedLogLine,
+  SelectionCount,
+  SelectionLine,
   AllStatsResult,
   ContainerStatsItem,
   AllDiskUsageResult,

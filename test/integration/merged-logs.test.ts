@@ -3,6 +3,7 @@ import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { parseFilters } from "../../src/core/engine/filters.ts";
 import { followMergedLogs } from "../../src/core/containers/follow-merged-logs.ts";
 import { readMergedLogs } from "../../src/core/containers/merged-logs.ts";
+import { listAllContainers } from "../../src/core/containers/list-containers.ts";
 import { compareTimes, timeKey } from "../../src/core/containers/reorder.ts";
 import { docker, engines } from "./helpers.ts";
 
@@ -75,6 +76,29 @@ describe("merged logs", () => {
     await expect(readMergedLogs({ fleet, maxContainers: 3 })).rejects.toMatchObject({
       code: "INVALID_QUERY",
     });
+  });
+
+  it("with newest, a selection over the bound is cut to its most recently created, and says how many matched", async () => {
+    const { containers } = await listAllContainers({ fleet, clusters: ["alpha", "bravo"] });
+    const newest = [...containers]
+      .sort((a, b) => b.Created.localeCompare(a.Created))
+      .slice(0, 3)
+      .map((item) => `${item.cluster.name}/${item.Names[0]!.slice(1)}`);
+    const query = { tail: 1 };
+    const options = { fleet, clusters: ["alpha", "bravo"], maxContainers: 3, query };
+    // Without it, still refused: a selection someone made is never cut without a word.
+    await expect(readMergedLogs(options)).rejects.toMatchObject({ code: "INVALID_QUERY" });
+    const body = await readMergedLogs({ ...options, newest: true });
+    expect(body.selection).toEqual({ matched: containers.length, containers: 3 });
+    const read = new Set(body.lines.map((line) => `${line.cluster.name}/${line.container.name}`));
+    expect(newest).toEqual(expect.arrayContaining([...read]));
+    // Followed: the count on the stream, for /logs to send as its first line.
+    const controller = new AbortController();
+    const stream = await followMergedLogs({ ...options, newest: true, signal: controller.signal });
+    expect(stream.selection).toEqual({ matched: containers.length, containers: 3 });
+    controller.abort();
+    // Aborted, its first read ends it (and its timer).
+    expect((await stream.next()).done).toBe(true);
   });
 
   it("make a line longer than the engine's 16 KiB frame one line again", async () => {

@@ -33,6 +33,7 @@ import type {
   AllStatsResult,
   DiskUsageResult,
   LogStatusLine,
+  SelectionLine,
   MergedLogLine,
   ReadMergedLogsResult,
   ListAlertsResult,
@@ -106,7 +107,7 @@ interface Published {
   AllDiskUsage: AllDiskUsageResult;
   MergedLogLine: MergedLogLine;
   MergedLogLines: ReadMergedLogsResult;
-  MergedLogItem: MergedLogLine | LogStatusLine;
+  MergedLogItem: MergedLogLine | LogStatusLine | SelectionLine;
   AllStats: AllStatsResult;
   ContainerWatchLine: ContainerWatchLine;
   Alerts: ListAlertsResult;

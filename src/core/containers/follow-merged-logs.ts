@@ -14,6 +14,7 @@ import {
   tagged,
   type MergedLogLine,
   type MergedLogsOptions,
+  type SelectionCount,
 } from "./merged-logs.ts";
 import { ReorderWindow, timeKey } from "./reorder.ts";
 import {
@@ -39,6 +40,14 @@ export interface LogStatusLine {
   error?: ErrorBody;
 }
 
+/** `/logs`'s first line with `newest`: how many matched, how many are followed. */
+export interface SelectionLine {
+  selection: SelectionCount;
+}
+
+/** The stream of {@link followMergedLogs}, and how many containers it follows of how many matched. */
+export type MergedLogsStream = AsyncGenerator<Item> & SelectionLine;
+
 /** Options of {@link followMergedLogs}. */
 export interface FollowMergedLogsOptions extends MergedLogsOptions {
   /** How long a line is held for earlier lines of other containers to arrive; default 200 ms. */
@@ -61,7 +70,8 @@ const TICK_MS = 50;
  * engines' events add a status line when a container of the selection stops or starts again, or
  * one newly matches it (which is then followed too, its whole log). Ends when `options.signal`
  * aborts, the consumer stops, or with `until` once every container has sent up to it. A
- * selection over its bound fails here, before anything is streamed.
+ * selection over its bound fails here, before anything is streamed (with `newest`, it is cut:
+ * the stream's `selection` says how many matched and how many are followed).
  * @example
  * ```ts
  * const controller = new AbortController();
@@ -72,10 +82,11 @@ const TICK_MS = 50;
  */
 export async function followMergedLogs(
   options: FollowMergedLogsOptions,
-): Promise<AsyncGenerator<Item>> {
+): Promise<MergedLogsStream> {
   const query = { ...MERGED_LOGS_DEFAULTS, ...options.query, follow: true };
   const matches = query.grep === undefined ? undefined : await compileGrep(query.grep);
-  const { containers, errors } = await selectContainers(options);
+  const { containers, errors, matched } = await selectContainers(options);
+  const count = { matched, containers: containers.length };
   const controller = new AbortController();
   // Each container's engine stream and the event stream listen on it: up to the selection's bound.
   setMaxListeners(0, controller.signal);
@@ -206,7 +217,7 @@ export async function followMergedLogs(
     ready.push(...window.take(Date.now(), done));
     if (ready.length || done || controller.signal.aborted) wake?.();
   }, TICK_MS);
-  return (async function* () {
+  const stream = (async function* () {
     try {
       for (;;) {
         while (ready.length) {
@@ -224,6 +235,7 @@ export async function followMergedLogs(
       controller.abort();
     }
   })();
+  return Object.assign(stream, { selection: count });
 }
 
 /** What a failed follow is retried for: the engine's failures, and docklens's own bound on streams. */

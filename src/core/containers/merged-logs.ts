@@ -33,12 +33,20 @@ export interface MergedLogsOptions extends Omit<SelectContainersOptions, "runnin
   maxBytes?: number;
 }
 
+/** How many containers a selection matched, and how many of them are read (`newest` may cut it). */
+export interface SelectionCount {
+  matched: number;
+  containers: number;
+}
+
 /** Body of `GET /logs` without `follow`. */
 export interface ReadMergedLogsResult {
   /** In time order. */
   lines: MergedLogLine[];
   /** Clusters that could not be asked, and containers whose logs could not be read. */
   errors: SelectionError[];
+  /** With `newest`: how many matched and how many were read. */
+  selection?: SelectionCount;
 }
 
 /** What merged logs take when a field is not given: those of one container's logs. */
@@ -61,7 +69,7 @@ export const MERGED_LOGS_DEFAULTS: MergedLogsQuery = (({ timestamps: _, ...rest 
 export async function readMergedLogs(options: MergedLogsOptions): Promise<ReadMergedLogsResult> {
   const query = { ...MERGED_LOGS_DEFAULTS, ...options.query, follow: false };
   const matches = query.grep === undefined ? undefined : await compileGrep(query.grep);
-  const { containers, errors } = await selectContainers(options);
+  const { containers, errors, matched } = await selectContainers(options);
   const share = Math.floor((options.maxBytes ?? MAX_LOG_BYTES) / Math.max(1, containers.length));
   const read = await Promise.all(
     containers.map(async (container) => {
@@ -90,7 +98,11 @@ export async function readMergedLogs(options: MergedLogsOptions): Promise<ReadMe
   const keys = new Map(lines.map((line) => [line, timeKey(line.time)]));
   // A stable sort: lines of one container with equal times keep the engine's order.
   lines.sort((a, b) => compareTimes(keys.get(a)!, keys.get(b)!));
-  return { lines, errors };
+  return {
+    lines,
+    errors,
+    ...(options.newest ? { selection: { matched, containers: containers.length } } : {}),
+  };
 }
 
 /** A container of a selection as the one-container operations name it: cluster id and full id. */

@@ -33,6 +33,11 @@ export interface SelectContainersOptions extends AcrossClustersOptions, Selectio
    * `maxSelection`, else {@link MAX_SELECTION}.
    */
   maxContainers?: number;
+  /**
+   * More than the bound is cut to the most recently created, up to it, rather than refused: a
+   * default that must open on something (the page's Logs view), never a selection someone made.
+   */
+  newest?: boolean;
 }
 
 /** A container of a selection. */
@@ -52,12 +57,15 @@ export type SelectionError = ClusterError & { container?: { id: string; name: st
 export interface SelectContainersResult {
   containers: SelectedContainer[];
   errors: SelectionError[];
+  /** How many the selection matched: more than `containers` when `newest` cut it. */
+  matched: number;
 }
 
 /**
  * The containers of every cluster asked (`clusters`) that docker's `filters` and the `project`
  * choose, stopped ones too unless `running`. Clusters that fail are in `errors`, never the end of
- * the others. More than `maxContainers` is `INVALID_QUERY`, naming how many matched.
+ * the others. More than `maxContainers` is `INVALID_QUERY`, naming how many matched, or with
+ * `newest` the most recently created of them, up to that bound.
  * @example
  * ```ts
  * const { containers } = await selectContainers({ fleet, project: "shop" });
@@ -69,17 +77,30 @@ export async function selectContainers(
 ): Promise<SelectContainersResult> {
   checkProject(options.project);
   const { containers, errors } = await listAllContainers(options);
-  const chosen = containers
-    .filter((item) => chooses(item, options))
-    .map((item) => ({ cluster: item.cluster, ...identity(item) }));
+  const matched = containers.filter((item) => chooses(item, options));
   const max = selectionBound(options);
-  if (chosen.length > max)
+  if (matched.length > max && !options.newest)
     throw new DocklensError(
       "INVALID_QUERY",
-      `the selection matches ${chosen.length} containers, more than ${max}: ` +
+      `the selection matches ${matched.length} containers, more than ${max}: ` +
         "narrow it (cluster, filter, project)",
     );
-  return { containers: chosen, errors };
+  const kept = matched.length > max ? newestOf(matched, max) : matched;
+  return {
+    containers: kept.map((item) => ({ cluster: item.cluster, ...identity(item) })),
+    errors,
+    matched: matched.length,
+  };
+}
+
+/** The `max` most recently created of `items` (ISO 8601 `Created`), in their own order. */
+function newestOf<T extends { Created: string }>(items: readonly T[], max: number): T[] {
+  const kept = new Set(
+    [...items]
+      .sort((a, b) => (a.Created < b.Created ? 1 : a.Created > b.Created ? -1 : 0))
+      .slice(0, max),
+  );
+  return items.filter((item) => kept.has(item));
 }
 
 /**

@@ -15,6 +15,8 @@ const mergedLine = closed({
   time: nullable("string"),
   text: str,
 });
+/** How many containers a selection matched and how many are read (`newest` cuts it to the bound). */
+const selectionCount = closed({ matched: int, containers: int });
 const summaryRow = closed({
   type: { type: "string", enum: ["Images", "Containers", "Local Volumes", "Build Cache"] },
   total: int,
@@ -35,10 +37,14 @@ export const SELECTION_SCHEMAS = {
     errors: arrayOf(ref("ClusterError")),
   }),
   MergedLogLine: mergedLine,
-  MergedLogLines: closed({ lines: arrayOf(mergedLine), errors: arrayOf(selectionError) }),
+  MergedLogLines: closed(
+    { lines: arrayOf(mergedLine), errors: arrayOf(selectionError), selection: selectionCount },
+    ["lines", "errors"],
+  ),
   MergedLogItem: {
     oneOf: [
       mergedLine,
+      closed({ selection: selectionCount }),
       closed(
         {
           cluster: ref("ClusterRef"),

@@ -1,9 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { docker, engines, withContainer } from "../helpers.ts";
-import { axeViolations, clustersSettled, dashboardForFile, openPage, unique } from "./browser.ts";
+import { docker, engines, withContainer, writeConfig } from "../helpers.ts";
+import { startServer } from "../server-helpers.ts";
+import {
+  axeViolations,
+  clustersSettled,
+  dashboardForFile,
+  liveFleet,
+  openPage,
+  unique,
+} from "./browser.ts";
 
 /**
  * The dashboard in Debian's Chromium against the suite's real engines: a container's page (its
@@ -173,7 +181,88 @@ async function settled(page: Page, view: string): Promise<boolean> {
   return (await page.getByText("/s)").count()) > 0;
 }
 
+/** The parts of a container's header, each's words: "running | Up 3 minutes | image x | cluster a". */
+const partsOf = (header: Locator) =>
+  header.evaluate((node: any) =>
+    [...node.children].map((part: any) => part.textContent.replace(/\s+/g, " ").trim()).join(" | "),
+  );
+
 describe("at a phone's width", () => {
+  it("fits the clusters to 390 pixels, a down cluster's reason one line, whole on a tap", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const viewport = { width: 390, height: 844, colorScheme };
+      // The down clusters' facts are read and refused: the browser logs their 502 and 504.
+      const page = await open("#/", viewport, /status of 50[24]/);
+      await expect.poll(() => clustersSettled(page), { timeout: 15_000 }).toBe(true);
+      const widths = await page.locator("table.data").evaluate((table: any) => ({
+        table: table.scrollWidth,
+        screen: (globalThis as any).document.documentElement.clientWidth,
+      }));
+      expect(widths.table).toBeLessThanOrEqual(widths.screen);
+      const headers = await page
+        .locator("table.data thead th")
+        .evaluateAll((all) =>
+          all.filter((th: any) => th.offsetParent).map((th: any) => th.textContent.trim()),
+        );
+      expect(headers).toEqual(["Cluster", "State", "Containers (running / total)"]);
+      const reason = page.locator('[data-reason="dead"] summary');
+      const lines = () =>
+        reason.evaluate((summary: any) => {
+          const style = (globalThis as any).getComputedStyle(summary);
+          return Math.round(summary.getBoundingClientRect().height / parseFloat(style.lineHeight));
+        });
+      expect(await lines()).toBe(1);
+      expect(await reason.textContent()).toMatch(/^ENGINE_UNREACHABLE: \S/);
+      await reason.click();
+      expect(await page.locator('[data-reason="dead"]').getAttribute("open")).toBe("");
+      expect(await lines()).toBeGreaterThan(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(dash.shots, `clusters-phone-${colorScheme}.png`) });
+    }
+  });
+
+  it("heads a container's page with its state, since when, its image and its cluster", async () => {
+    const running = await open("#/cluster/alpha/container/web", { width: 390, height: 844 });
+    const header = running.getByTestId("container-header");
+    await expect
+      .poll(() => partsOf(header), { timeout: 10_000 })
+      .toMatch(
+        /^running \| Up \d+ (seconds?|minutes?|hours?|days?) \| image local\/busybox:1 \| cluster alpha$/,
+      );
+    // Above the logs, on a phone's first screen.
+    const bottom = await header.evaluate((node: any) => node.getBoundingClientRect().bottom);
+    expect(bottom).toBeLessThan(844 / 2);
+    const exited = await open("#/cluster/alpha/container/failed");
+    await expect
+      .poll(() => partsOf(exited.getByTestId("container-header")))
+      .toMatch(/^exited \| Exited \(3\) \d+ \w+ ago \| image local\/busybox:1 \| cluster alpha$/);
+    await running.screenshot({ path: join(dash.shots, "container-phone.png") });
+  });
+
+  it("counts one engine down as one, not as 'engines'", async () => {
+    // A fleet of one engine that answers and one that is down.
+    const config = JSON.parse(await readFile(engines.configPath, "utf8"));
+    const path = await writeConfig("dashboard-one-down.json", {
+      ...config,
+      clusters: config.clusters.filter((c: any) => ["alpha", "dead"].includes(c.name)),
+    });
+    const server = await startServer({ log: false, fleet: await liveFleet(path) });
+    const watched = await openPage(dash.browser, { width: 390, height: 844 });
+    try {
+      await watched.page.goto(`${server.url}/#/`);
+      const figure = (label: string) =>
+        watched.page.locator(`[data-figure="${label}"]`).textContent();
+      await expect
+        .poll(() => figure("engines down"), { timeout: 15_000 })
+        .toMatch(/^\s*1 engine down\s*$/);
+      expect(await figure("engines up")).toMatch(/^\s*1 engine up\s*$/);
+    } finally {
+      await watched.close();
+      await server.close();
+    }
+    expect(watched.problems.filter((problem) => !/status of 502/.test(problem))).toEqual([]);
+  });
+
   it("is usable at 390 pixels, with no horizontal overflow of the page itself", async () => {
     const page = await open("#/containers", { width: 390, height: 844 });
     await page.locator("p.count").waitFor();

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docker, engines } from "../helpers.ts";
-import { axeViolations, dashboardForFile, unique, liveFleet } from "./browser.ts";
+import { docker, engines, writeConfigWithHang } from "../helpers.ts";
+import { startServer } from "../server-helpers.ts";
+import { axeViolations, dashboardForFile, unique, liveFleet, openPage } from "./browser.ts";
 
 /**
  * The Logs view in Debian's Chromium against the suite's real engines: the merged, live logs of
@@ -178,9 +179,87 @@ describe("the Logs view", () => {
     expect(saved).not.toMatch(/stderr/);
   });
 
-  it("explains the server's bound when the selection holds too many containers", async () => {
+  it("opens on the newest running containers up to the bound, and says what it shows", async () => {
+    const asked: string[] = [];
+    const page = await open("#/logs");
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/logs") asked.push(request.url());
+    });
+    await page.reload();
+    const running = (
+      await Promise.all(
+        [engines.hostA, engines.hostB].map((host) =>
+          docker(host, "ps", "-q", "--filter", "status=running"),
+        ),
+      )
+    )
+      .join("\n")
+      .split("\n")
+      .filter(Boolean).length;
+    expect(running).toBeGreaterThan(BOUND);
+    await expect
+      .poll(() => page.getByTestId("selection-shown").allTextContents(), { timeout: 15_000 })
+      .toEqual([
+        `The ${BOUND} newest running containers of ${running}; narrow the selection to see others.`,
+      ]);
+    // This file's two tickers are the newest running containers of either engine.
+    await expect
+      .poll(async () => (await sources(page)).filter((source) => source.includes(id)), {
+        timeout: 15_000,
+      })
+      .toEqual([`alpha/${id}-a`, `bravo/${id}-b`]);
+    expect(await page.locator(".notice.error").count()).toBe(0);
+    expect(await page.getByTestId("bound").count()).toBe(0);
+    const query = new URL(asked[0]!).searchParams;
+    expect([query.getAll("filter"), query.get("newest")]).toEqual([["status=running"], "true"]);
+    expect(await page.locator("summary").first().textContent()).toMatch(
+      /running containers, newest first/,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("fills the cluster pickers of Logs and Stats at once, the hung engine marked waiting", async () => {
+    // The hung engine given 20 s (the field's default is 5 s): /list/cluster waits that long for
+    // it, and the hung cluster is "waiting" all that time, so a picker that says so filled early.
+    const fleet = await liveFleet(await writeConfigWithHang("dashboard-pickers.json", 20_000));
+    const server = await startServer({ log: false, fleet });
+    try {
+      for (const view of ["logs", "stats"]) {
+        const watched = await openPage(dash.browser);
+        try {
+          await watched.page.goto(`${server.url}/#/${view}?q=${id}`);
+          const picker = watched.page.getByTestId("selection-cluster");
+          const options = () =>
+            picker
+              .locator("option")
+              .evaluateAll((all) =>
+                all.map((one: any) => `${one.value}:${one.dataset.state ?? ""}`).sort(),
+              );
+          await expect
+            .poll(options, { timeout: 10_000 })
+            .toEqual([
+              ":",
+              "alpha:live",
+              "bravo:live",
+              expect.stringMatching(/^dead:(waiting|down)$/),
+              "hang:waiting",
+            ]);
+          expect((await picker.locator('option[value="hang"]').textContent())?.trim()).toBe(
+            "hang (waiting)",
+          );
+        } finally {
+          await watched.close();
+        }
+        expect(watched.problems).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("explains the server's bound when a selection made holds too many containers", async () => {
     // The browser says so of any response that is not ok.
-    const page = await open("#/logs", undefined, /status of 400 \(Bad Request\)/);
+    const page = await open("#/logs?status=running", undefined, /status of 400 \(Bad Request\)/);
     await expect
       .poll(() => page.locator(".notice.error").textContent(), { timeout: 15_000 })
       .toMatch(

@@ -70,6 +70,27 @@ describe("a server with a token", () => {
     expect(await page.getByLabel("Token", { exact: true }).count()).toBe(0);
   });
 
+  it("asks once, then prompts: one 401 on a first load, not one per read", async () => {
+    const page = await dash.open("#/", undefined, ASKED);
+    // The first load's answers all in (it asked), before counting the next one's.
+    await page.getByLabel("Token", { exact: true }).waitFor();
+    const refused: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() === 401) refused.push(new URL(response.url()).pathname);
+    });
+    // The first read (the watch, asked before the view loads) answered last, as a slower route
+    // may be: the view's own reads are sent, and answered, before the prompt replaces it.
+    await page.route("**/list/containers?watch=true", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByLabel("Token", { exact: true }).waitFor();
+    // Past the page's retry time (2 s): nothing asks again without a token.
+    await page.waitForTimeout(2500);
+    expect(refused).toHaveLength(1);
+  });
+
   it("says a token that cannot be sent (not ASCII) is not valid, and asks again", async () => {
     const page = await dash.open("#/", undefined, ASKED);
     const field = page.getByLabel("Token", { exact: true });
