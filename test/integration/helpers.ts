@@ -126,17 +126,20 @@ async function removeContainerOf(host: string, path: string): Promise<void> {
 }
 
 /**
- * `docker run -d ...args` on `host`, then `fn(id)`; the container is removed after it, also when
- * `fn` throws (or the run fails once the container exists).
+ * `docker run -d ...args` on `host` (`docker create ...args` when `made` says so), then `fn(id)`;
+ * the container is removed after it, also when `fn` throws (or the run fails once the container
+ * exists).
  */
 export async function withContainer<T>(
   host: string,
   args: string[],
   fn: (id: string) => Promise<T>,
+  made: "run" | "create" = "run",
 ): Promise<T> {
   const path = cidfile();
+  const verb = made === "run" ? ["run", "-d"] : ["create"];
   try {
-    return await fn(await docker(host, "run", "-d", "--cidfile", path, ...args));
+    return await fn(await docker(host, ...verb, "--cidfile", path, ...args));
   } finally {
     await removeContainerOf(host, path);
   }

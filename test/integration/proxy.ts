@@ -9,6 +9,8 @@ export interface LinkProxy {
   requests: string[];
   /** Connections docklens closed before the engine's answer went back: work it cancelled. */
   cancelled: number;
+  /** Pass on the held requests whose line matches `lines`: the engine answers them now. */
+  release(lines: RegExp): void;
   /** Drop every connection and stop listening: the link is cut. */
   cut(): Promise<void>;
   /** Listen again on the same port: the link is back. */
@@ -18,8 +20,8 @@ export interface LinkProxy {
 
 /**
  * Proxy to the engine at `target` (TCP `{ port }` or `{ path }` of a unix socket), delaying answers
- * by `delayMs`; requests whose line matches `hold` are never passed on: the engine hangs on them
- * (a RegExp, or a test that turns holding on later).
+ * by `delayMs`; requests whose line matches `hold` are not passed on until `release` names them:
+ * the engine hangs on them (a RegExp, or a test that turns holding on later).
  */
 export async function startProxy(
   target: { port: number } | { path: string },
@@ -27,7 +29,24 @@ export async function startProxy(
   hold?: { test(line: string): boolean },
 ): Promise<LinkProxy> {
   const sockets = new Set<Socket>();
-  const proxy: LinkProxy = { port: 0, requests: [], cancelled: 0, cut, restore, close: cut };
+  /** The held requests: their lines, and how to pass them on. */
+  const held = new Set<{ lines: string[]; pass: () => void }>();
+  const release = (lines: RegExp) => {
+    for (const request of held)
+      if (request.lines.some((line) => lines.test(line))) {
+        held.delete(request);
+        request.pass();
+      }
+  };
+  const proxy: LinkProxy = {
+    port: 0,
+    requests: [],
+    cancelled: 0,
+    release,
+    cut,
+    restore,
+    close: cut,
+  };
   let server: Server;
 
   const handle = (client: Socket) => {
@@ -35,14 +54,15 @@ export async function startProxy(
     let answered = false;
     sockets.add(client).add(engine);
     client.on("data", (chunk: Buffer) => {
-      let held = false;
-      for (const match of chunk
-        .toString("latin1")
-        .matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm)) {
-        proxy.requests.push(`${match[1]} ${match[2]}`);
-        held ||= hold?.test(`${match[1]} ${match[2]}`) ?? false;
-      }
-      if (!held) engine.write(chunk);
+      const lines = [
+        ...chunk
+          .toString("latin1")
+          .matchAll(/^(GET|HEAD|POST|PUT|DELETE) (\S+) HTTP\/1\.[01]\r$/gm),
+      ].map((match) => `${match[1]} ${match[2]}`);
+      proxy.requests.push(...lines);
+      if (lines.some((line) => hold?.test(line)))
+        held.add({ lines, pass: () => !engine.destroyed && engine.write(chunk) });
+      else engine.write(chunk);
     });
     engine.on("data", (chunk: Buffer) =>
       setTimeout(() => {

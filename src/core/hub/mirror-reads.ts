@@ -19,19 +19,24 @@ export interface MirroredContainer {
   networkMode?: string;
 }
 
+/** What a mirror knows of a container when its list item comes: asked once the list is in. */
+export type KnownContainer = (
+  id: string,
+) => Pick<MirroredContainer, "state" | "networkMode"> | undefined;
+
 /**
  * The engine's list items (all, or those of `filters`), in one call. A container keeps the
  * network mode `known` holds of it, and its times too when its derived `Status` equals the listed
- * one (an entry of `known` without `state` lends its mode alone); one never started needs none;
+ * one (what `known` tells without `state` lends its mode alone); one never started needs none;
  * the others are left for {@link inspectContainers}, so that a list of 12,000 waits for no
- * inspect.
+ * inspect. `known` is asked after the list came: an inspect that landed meanwhile counts.
  */
 export async function readContainers(
   cluster: ClusterConfig,
   options: CoreOptions,
   wording: StatusWording,
   filters: Record<string, string[]> | undefined,
-  known?: Map<string, MirroredContainer>,
+  known?: KnownContainer,
 ): Promise<Map<string, MirroredContainer>> {
   const items = await callEngine(
     cluster,
@@ -48,7 +53,7 @@ export async function readContainers(
   const now = Date.now();
   return new Map(
     items.map((item): [string, MirroredContainer] => {
-      const before = known?.get(item.Id);
+      const before = known?.(item.Id);
       if (before?.state && item.Status === statusText(before.state, wording, now))
         return [item.Id, { ...before, item }];
       // A container never started has no times: its text is "Created" for good, no inspect needed
@@ -96,8 +101,15 @@ export async function fillContainers(
       for (const [id, detail] of found) {
         mirror.touched.delete(id);
         const entry = mirror.containers.get(id);
-        // Re-read meanwhile: an inspect from before its last event would not fit it.
-        if (!entry || entry.state || entry.item !== items.get(id)) continue;
+        if (!entry || entry.state) continue;
+        // Re-read meanwhile: times from before its last event would not fit it, but its network
+        // mode, set when it was made, does (Podman's list item names none: it would read "default").
+        if (entry.item !== items.get(id)) {
+          const mode = detail?.networkMode;
+          if (mode && !entry.networkMode)
+            mirror.containers.set(id, { ...entry, networkMode: mode });
+          continue;
+        }
         // Gone: its destroy event follows, or the next list; meanwhile it is no longer listed.
         if (!detail) mirror.containers.delete(id);
         else mirror.containers.set(id, { ...entry, ...detail });

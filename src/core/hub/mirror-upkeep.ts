@@ -103,14 +103,12 @@ async function reread(cluster: ClusterConfig, options: CoreOptions, mirror: Mirr
   mirror.dirty.clear();
   try {
     // Their network modes carry over, not their times: the event may have moved those (inspects
-    // follow).
-    const known = new Map(
-      ids.flatMap((id) => {
-        const entry = mirror.containers.get(id);
-        return entry ? [[id, { item: entry.item, networkMode: entry.networkMode }] as const] : [];
-      }),
-    );
-    const found = await readContainers(cluster, options, mirror.wording, { id: ids }, known);
+    // follow). Asked when the list came, so that a mode an inspect told meanwhile is kept.
+    const networkMode = (id: string) => {
+      const mode = mirror.containers.get(id)?.networkMode;
+      return mode ? { networkMode: mode } : undefined;
+    };
+    const found = await readContainers(cluster, options, mirror.wording, { id: ids }, networkMode);
     for (const id of ids) {
       const entry = found.get(id);
       if (!entry) mirror.containers.delete(id);
@@ -149,12 +147,9 @@ export async function relist(
     mirror.wording = components.some((part: { Name?: unknown }) => part.Name === "Podman Engine")
       ? "podman"
       : "docker";
-    mirror.containers = await readContainers(
-      cluster,
-      options,
-      mirror.wording,
-      undefined,
-      mirror.containers,
+    // The entries as they are when the list came (a re-read may have replaced the map meanwhile).
+    mirror.containers = await readContainers(cluster, options, mirror.wording, undefined, (id) =>
+      mirror.containers.get(id),
     );
     mirror.version++;
     mirror.status = "live";
