@@ -10,7 +10,7 @@ import { lighterDependencies } from "./build/lighter-dependencies.ts";
  */
 const CORE = [
   String.raw`[\\/]src[\\/]core[\\/]` +
-    String.raw`(?!config[\\/][\w-]+-schema|alerts[\\/]|(?:engine|node)[\\/]nats-|engine[\\/]ssh-agent|filter-keys)`,
+    String.raw`(?!config[\\/][\w-]+-schema|alerts[\\/]|history[\\/]|(?:engine|node)[\\/]nats-|engine[\\/]ssh-agent|filter-keys)`,
   String.raw`[\\/]src[\\/]operations[\\/](?!decode|input-schema)`,
   String.raw`[\\/]src[\\/]cli[\\/](?:run|render[\\/]escape)\.ts`,
   String.raw`[\\/]node_modules[\\/]leven[\\/]`,
