@@ -21,6 +21,8 @@ export interface NodeOptions {
   clusters?: string[];
   heartbeat?: string;
   showSecrets?: boolean;
+  /** Where history is kept, when the config's `history.path` does not say. */
+  dataDir?: string;
 }
 
 /** Serve until SIGINT or SIGTERM, then say goodbye to the hubs and close. */
@@ -63,6 +65,7 @@ export async function node(given: NodeOptions): Promise<void> {
     fleet.close();
     throw error;
   });
+  const history = await (await import("./record.ts")).startRecording(offered, options);
   const names = () => offered.config.clusters.map((cluster) => cluster.name);
   const served = serveNodeOverNats({
     nats,
@@ -99,6 +102,7 @@ export async function node(given: NodeOptions): Promise<void> {
   setTimeout(() => process.exit(0), CLOSE_MS).unref();
   await served.close();
   await nats.close();
+  await history?.close();
   fleet.close();
   // The fleet's live watches keep timers of their grace period: the node is done now.
   process.exit(0);

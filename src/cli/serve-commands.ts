@@ -4,6 +4,13 @@ import { COMMON_OPTIONS, defineCommand } from "../operations/parts.ts";
 import type { NodeOptions } from "./node.ts";
 import type { ServeOptions } from "./serve.ts";
 
+/** `--data-dir`: where serve and node keep history (the config's `history.path` wins). */
+const DATA_DIR_OPTION = {
+  flags: "--data-dir <dir>",
+  description:
+    "where to keep history (default: the user's data directory, $XDG_DATA_HOME/docklens)",
+};
+
 export const SERVE_COMMANDS = [
   defineCommand({
     name: ["serve"],
@@ -45,6 +52,7 @@ export const SERVE_COMMANDS = [
       },
       { flags: "--tls-key <pem>", description: "the certificate's private key" },
       { flags: "-q, --quiet", description: "no log line per request" },
+      DATA_DIR_OPTION,
     ],
     examples: [
       ["docklens serve", "on http://127.0.0.1:8080"],
@@ -85,6 +93,7 @@ export const SERVE_COMMANDS = [
         flags: "--show-secrets",
         description: "let environment values that look like secrets reach hubs",
       },
+      DATA_DIR_OPTION,
     ],
     examples: [
       ["docklens node --nats nats://nats.example:4222 --name far --nats-creds far.creds"],

@@ -20,6 +20,8 @@ export interface ServeOptions extends CommandOptions {
   /** PEM certificate and key: serve HTTPS. */
   tlsCert?: string;
   tlsKey?: string;
+  /** Where history is kept, when the config's `history.path` does not say. */
+  dataDir?: string;
 }
 
 /** Time in-flight requests get to finish after SIGINT or SIGTERM. */
@@ -110,6 +112,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     await (
       await import("../core/node/nats-nodes.ts")
     ).joinNatsNodes(fleet, { watch: shutdown.signal });
+  const history = await (await import("./record.ts")).startRecording(fleet, options);
   const app = createApp({
     fleet,
     log,
@@ -198,6 +201,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   shutdown.abort(new Error(signal));
   await listener.close();
   alerts?.close();
+  await history?.close();
   fleet.close();
   clearTimeout(timer);
   process.exit(0);

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_STORED_LINE, openSqliteStore } from "../../src/core/history/sqlite-store.ts";
+import { openSqliteStore } from "../../src/core/history/sqlite-store.ts";
+import { MAX_STORED_LINE } from "../../src/core/history/sqlite-writes.ts";
 import type { HistoryStore, StoredLogLine } from "../../src/core/history/store.ts";
 
 /** The embedded history store (issue 46), on an in-memory SQLite with a clock of the test's. */

@@ -1,9 +1,10 @@
 // The embedded history store on SQLite: appends queued and written in one transaction every
 // `flushMs` or `batchRows` rows, with prepared statements; retention by age and by size on a timer;
 // a database that cannot be opened or written costs the records (counted), never the caller.
-import type { DatabaseSync, StatementSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { databaseBytes, openDatabase } from "./sqlite-open.ts";
-import { nanos, SqliteReads } from "./sqlite-reads.ts";
+import { nanos } from "./sqlite-reads.ts";
+import { SqliteWrites } from "./sqlite-writes.ts";
 import type {
   ContainerRecord,
   HistoryStatus,
@@ -34,9 +35,6 @@ export interface SqliteStoreOptions {
   /** Open for reading only (a CLI one-off reading serve's file). */
   readOnly?: boolean;
 }
-
-/** Lines longer than this many characters are cut when stored: a line is a record, not a file. */
-export const MAX_STORED_LINE = 16 * 1024;
 
 const DEFAULTS = {
   maxAgeMs: 7 * 86_400_000,
@@ -72,7 +70,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Hist
 
 type Settings = typeof DEFAULTS & SqliteStoreOptions & { now: () => number };
 
-class SqliteStore extends SqliteReads implements HistoryStore {
+class SqliteStore extends SqliteWrites implements HistoryStore {
   private queuedEvents: StoredEvent[] = [];
   private queuedRecords: ContainerRecord[] = [];
   private queuedLines: StoredLogLine[] = [];
@@ -83,8 +81,6 @@ class SqliteStore extends SqliteReads implements HistoryStore {
   private readonly timer?: NodeJS.Timeout;
   private readonly pruner?: NodeJS.Timeout;
   private soon?: NodeJS.Immediate;
-  private readonly keys = new Map<string, number>();
-  private writes?: Record<"event" | "record" | "source" | "key" | "line" | "sample", StatementSync>;
 
   constructor(
     db: DatabaseSync | undefined,
@@ -165,68 +161,6 @@ class SqliteStore extends SqliteReads implements HistoryStore {
     const told = this.problem !== undefined;
     this.problem = problem;
     if (!told) this.settings.onProblem?.(problem);
-  }
-
-  private write(
-    events: StoredEvent[],
-    records: ContainerRecord[],
-    lines: StoredLogLine[],
-    samples: StoredStatsSample[],
-  ): void {
-    const db = this.db!;
-    this.writes ??= {
-      event: db.prepare("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?)"),
-      record: db.prepare(
-        `INSERT INTO containers (cluster, id, name, time, image, state, exit_code, removed, inspect)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (cluster, id) DO UPDATE SET
-         name = excluded.name, time = excluded.time, image = excluded.image, state = excluded.state,
-         exit_code = excluded.exit_code, removed = excluded.removed, inspect = excluded.inspect
-         WHERE excluded.time >= containers.time`,
-      ),
-      source: db.prepare(
-        "INSERT OR IGNORE INTO containers (cluster, id, name, time) VALUES (?, ?, ?, ?)",
-      ),
-      key: db.prepare("SELECT key FROM containers WHERE cluster = ? AND id = ?"),
-      line: db.prepare("INSERT OR IGNORE INTO logs VALUES (?, ?, ?, ?, ?)"),
-      sample: db.prepare("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-    };
-    const w = this.writes;
-    for (const { cluster, timeNano, event } of events) {
-      const actor = (event.Actor ?? {}) as { ID?: string; Attributes?: { name?: string } };
-      const name = actor.Attributes?.name ?? "";
-      const action = typeof event.Action === "string" ? event.Action : "";
-      w.event.run(cluster, timeNano, actor.ID ?? "", action, name, json(event));
-    }
-    for (const r of records)
-      w.record.run(
-        ...[r.cluster, r.id, r.name, r.time, r.image, r.state, r.exitCode, r.removed],
-        json(r.inspect),
-      );
-    for (const line of lines)
-      w.line.run(
-        this.keyOf(line, line.timeUs / 1000),
-        line.timeUs,
-        line.stream === "stderr" ? 1 : 0,
-        line.seq,
-        storedText(line.text),
-      );
-    for (const s of samples)
-      w.sample.run(
-        ...[this.keyOf(s, s.time), s.time, s.cpuPercent, s.memoryUsage, s.memoryLimit],
-        ...[s.netRx, s.netTx, s.blockRead, s.blockWrite, s.pids],
-      );
-  }
-
-  /** The integer key of a line's or sample's container, its row made if it has none. */
-  private keyOf(ref: { cluster: number; id: string; name: string }, time: number): number {
-    const id = `${ref.cluster}\0${ref.id}`;
-    let key = this.keys.get(id);
-    if (key === undefined) {
-      this.writes!.source.run(ref.cluster, ref.id, ref.name, Math.floor(time));
-      key = Number((this.writes!.key.get(ref.cluster, ref.id) as { key: number }).key);
-      this.keys.set(id, key);
-    }
-    return key;
   }
 
   async prune(): Promise<void> {
@@ -313,20 +247,4 @@ class SqliteStore extends SqliteReads implements HistoryStore {
     await this.flush();
     if (this.db?.isOpen) this.db.close();
   }
-}
-
-/**
- * A line as it is stored: cut to {@link MAX_STORED_LINE}, and each NUL as `␀` (SQLite's text
- * ends at a NUL, and the rest of the line with it).
- */
-function storedText(text: string): string {
-  const cut = text.length > MAX_STORED_LINE ? text.slice(0, MAX_STORED_LINE) : text;
-  return cut.includes("\0") ? cut.replaceAll("\0", "\u2400") : cut;
-}
-
-/** JSON of a body whose numbers may be BigInts (core/json.ts parses them so). */
-function json(value: unknown): string {
-  return JSON.stringify(value, (_, item: unknown) =>
-    typeof item === "bigint" ? item.toString() : item,
-  );
 }
