@@ -18,6 +18,8 @@ export function loadSqlite(): Promise<typeof import("node:sqlite")> {
     process.emitWarning = quieter;
     try {
       return await import("node:sqlite");
+    } catch {
+      throw new Error(`node:sqlite needs Node 22.13 or later; this is Node ${process.version}`);
     } finally {
       Object.defineProperty(process, "emitWarning", original);
     }

@@ -62,7 +62,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Hist
   try {
     db = await openDatabase(options.path, settings);
   } catch (error) {
-    problem = `cannot open its file: ${(error as Error).message}`;
+    problem = `cannot open: ${(error as Error).message}`;
     options.onProblem?.(problem);
   }
   return new SqliteStore(db, settings, problem);
