@@ -112,7 +112,6 @@ export async function serve(options: ServeOptions): Promise<void> {
     await (
       await import("../core/node/nats-nodes.ts")
     ).joinNatsNodes(fleet, { watch: shutdown.signal });
-  const history = await (await import("./record.ts")).startRecording(fleet, options);
   const app = createApp({
     fleet,
     log,
@@ -157,6 +156,8 @@ export async function serve(options: ServeOptions): Promise<void> {
       `cannot listen on ${options.host}:${port}: the port is in use`,
     );
   }
+  // Recording starts once serve listens: a serve that cannot listen leaves nothing running.
+  const history = await (await import("./record.ts")).startRecording(fleet, options);
   const { address } = listener.address;
   const host = address.includes(":") ? `[${address}]` : address;
   const url = `${https ? "https" : "http"}://${host}:${listener.address.port}`;

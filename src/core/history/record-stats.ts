@@ -17,7 +17,8 @@ export interface SampleStatsOptions extends CoreOptions {
   every: number;
   /** Called after each round (the recorder looks for containers to follow then). */
   each?: () => unknown;
-  log?: (message: string) => void;
+  /** Told of a round that failed, with its error. */
+  log?: (message: string, error: unknown) => void;
 }
 
 /** Samples of one round asked at once, at most, beside the engine's own bound. */
@@ -61,7 +62,7 @@ export function sampleStats(cluster: ClusterConfig, options: SampleStatsOptions)
       await round().catch(
         (error: Error) =>
           !options.signal.aborted &&
-          options.log?.(`${cluster.name}: cannot sample stats: ${error.message}`),
+          options.log?.(`${cluster.name}: cannot sample stats: ${error.message}`, error),
       );
       await options.each?.();
       await sleep(options.every, undefined, { signal: options.signal }).catch(() => undefined);

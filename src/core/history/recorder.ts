@@ -45,7 +45,15 @@ export async function recordCluster(
   const { store } = options;
   const controller = new AbortController();
   const signal = controller.signal;
-  const log = options.log ?? (() => {});
+  const told = options.log ?? (() => {});
+  // An engine away, or a container gone before it was read, is no news: the engine's state says
+  // so where it is shown, and history has a gap. What else fails is told.
+  const log = (message: string, error?: unknown) => {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (typeof code === "string" && /^(ENGINE_|CONTAINER_NOT_FOUND|CLUSTER_NOT_FOUND)/.test(code))
+      return;
+    told(message);
+  };
   const ref = { cluster: cluster.name };
   const resume = await store.resumePoint(cluster.id);
   /** The last record of each container seen, to keep at its `destroy` (its inspect is gone then). */
@@ -78,7 +86,10 @@ export async function recordCluster(
       store.putContainer(record);
     } catch (error) {
       if (!signal.aborted)
-        log(`${cluster.name}: cannot inspect ${id.slice(0, 12)}: ${(error as Error).message}`);
+        log(
+          `${cluster.name}: cannot inspect ${id.slice(0, 12)}: ${(error as Error).message}`,
+          error,
+        );
     }
   };
 
@@ -161,6 +172,7 @@ export async function recordCluster(
       if (!signal.aborted)
         log(
           `${cluster.name}: cannot follow the logs of ${container.name}: ${(error as Error).message}`,
+          error,
         );
     } finally {
       following.delete(container.id);
@@ -183,6 +195,7 @@ export async function recordCluster(
     } catch (error) {
       log(
         `${cluster.name}: cannot read the events since the last kept: ${(error as Error).message}`,
+        error,
       );
     }
   };
