@@ -22,6 +22,9 @@ const FOREVER = Number.MAX_SAFE_INTEGER;
 /** The reads of the store over `db`; none (an empty answer) when it could not be opened. */
 export class SqliteReads {
   private readonly statements = new Map<string, StatementSync>();
+  /** The match of the read under way, which `history_match` calls; registered on first use. */
+  private matching?: (text: string) => boolean;
+  private registered = false;
 
   constructor(protected readonly db: DatabaseSync | undefined) {}
 
@@ -125,36 +128,37 @@ export class SqliteReads {
     const since = Math.floor((query.since ?? 0) * 1000);
     const until = Math.floor((query.until ?? FOREVER / 1000) * 1000);
     const found: StoredLogLine[] = [];
-    for (const source of this.named(query.clusters, query.container)) {
-      const { key, ...ref } = source;
-      const where = "FROM logs WHERE source = ? AND time_us >= ? AND time_us < ?";
-      const columns = "SELECT time_us, stream, seq, text";
-      // Without a match, the tail is read from the end of the range: nothing before it is read.
-      const rows =
-        query.tail !== undefined && !query.match
-          ? this.all(
-              `${columns} ${where} ORDER BY time_us DESC, stream DESC, seq DESC LIMIT ?`,
-              key,
-              since,
-              until,
-              query.tail,
-            ).reverse()
-          : this.statement(`${columns} ${where} ORDER BY time_us, stream, seq`).iterate(
-              key,
-              since,
-              until,
-            );
-      for (const row of rows as Iterable<Row>) {
-        const text = String(row.text);
-        if (query.match && !query.match(text)) continue;
-        found.push({
-          ...ref,
-          timeUs: Number(row.time_us),
-          stream: row.stream ? "stderr" : "stdout",
-          seq: Number(row.seq),
-          text,
-        });
+    // A match runs inside SQLite's scan (a function of this connection): only the lines it keeps
+    // become rows in JavaScript, which costs more per line than the match itself.
+    if (query.match && !this.registered) {
+      this.db.function("history_match", (text) => (this.matching?.(String(text)) ? 1 : 0));
+      this.registered = true;
+    }
+    this.matching = query.match;
+    const matched = query.match ? " AND history_match(text)" : "";
+    const where = `FROM logs WHERE source = ? AND time_us >= ? AND time_us < ?${matched}`;
+    const columns = "SELECT time_us, stream, seq, text";
+    try {
+      for (const { key, ...ref } of this.named(query.clusters, query.container)) {
+        // The last `tail` of the range, read from its end: nothing before them is read.
+        const rows =
+          query.tail === undefined
+            ? this.all(`${columns} ${where} ORDER BY time_us, stream, seq`, key, since, until)
+            : this.all(
+                `${columns} ${where} ORDER BY time_us DESC, stream DESC, seq DESC LIMIT ?`,
+                ...[key, since, until, query.tail],
+              ).reverse();
+        for (const row of rows)
+          found.push({
+            ...ref,
+            timeUs: Number(row.time_us),
+            stream: row.stream ? "stderr" : "stdout",
+            seq: Number(row.seq),
+            text: String(row.text),
+          });
       }
+    } finally {
+      this.matching = undefined;
     }
     found.sort((a, b) => a.timeUs - b.timeUs);
     return query.tail === undefined ? found : found.slice(Math.max(0, found.length - query.tail));
