@@ -6,8 +6,7 @@ import { lighterDependencies } from "./build/lighter-dependencies.ts";
  * runs, and the small modules both use. Each chunk more costs a run a resolve, a read and a
  * compile-cache lookup. Left out, each in a chunk loaded when used: the config's zod schemas
  * (every config/*-schema.ts), the alerts, history (node:sqlite with it), NATS (nodes over it),
- * the SSH agent, the filter keys of
- * the help, the input decoder (zod).
+ * the SSH agent, the filter keys of the help, the input decoder (zod).
  */
 const CORE = [
   String.raw`[\\/]src[\\/]core[\\/]` +

@@ -51,7 +51,8 @@ const DEFAULTS = {
  * @example
  * ```ts
  * const store = await openSqliteStore({ path: "/var/lib/docklens/history.sqlite" });
- * store.appendLogs(lines);
+ * const line = { cluster: 1, id: "4c1b…", name: "web", timeUs: Date.now() * 1000, seq: 0 };
+ * store.appendLogs([{ ...line, stream: "stdout", text: "listening on :8080" }]);
  * const last = await store.logs({ clusters: [1], container: "web", tail: 100 });
  * ```
  */
