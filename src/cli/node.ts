@@ -56,6 +56,10 @@ export async function node(given: NodeOptions): Promise<void> {
       `--clusters ${options.clusters!.join(" ")} matches no cluster of the config`,
     );
   }
+  await (await import("./record.ts")).checkRecording(offered).catch((error: unknown) => {
+    fleet.close();
+    throw error;
+  });
   const servers = options.nats.split(",").map((server) => server.trim());
   const nats = await connectNats({
     servers,

@@ -77,6 +77,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   // A rule or receiver that cannot be used stops serve before it listens, as a bad config does.
   if (fleet.config.alerts?.rules.length)
     (await import("../core/alerts/alerts.ts")).readAlertRules({ fleet });
+  await (await import("./record.ts")).checkRecording(fleet);
   const [
     { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
     { toNodeListener },

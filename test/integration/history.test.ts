@@ -273,6 +273,19 @@ describe("history", () => {
     expect(result.stderr.match(/no history here: `docklens serve` records it/g)).toHaveLength(1);
   });
 
+  it("refuses, before it listens, a history.logs.filter the engine alone could apply", async () => {
+    const bad = await writeConfig("history-bad-filter.json", {
+      clusters: [{ name: "alpha", host: engines.hostA }],
+      history: {
+        path: join(engines.tmp, "history", "bad.sqlite"),
+        logs: { filter: ["ancestor=x"] },
+      },
+    });
+    const result = await cli(["serve", "--config", bad, "--port", "0"]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toMatch(/history\.logs\.filter: expected keys id, name, label/);
+  });
+
   it("keeps live views working when its store cannot be written, and says so", async () => {
     const broken = await writeConfig("history-broken.json", {
       clusters: [{ name: "alpha", host: engines.hostA }],

@@ -119,6 +119,16 @@ export async function startHistory(
   return service;
 }
 
+/**
+ * Check the config's `history` as {@link startHistory} reads it, without starting anything:
+ * `INVALID_CONFIG` for a `history.logs.filter` that cannot be used. serve and node check it so
+ * before they listen.
+ */
+export async function checkHistory(fleet: Fleet): Promise<void> {
+  const settings = historySettings(fleet);
+  if (settings && settings.logs) await logSelection(settings.logs.filter);
+}
+
 /** The test of `history.logs.filter`: local keys only, as the mirror answers them. */
 async function logSelection(filter: readonly string[]) {
   let filters;
