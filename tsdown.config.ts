@@ -5,12 +5,13 @@ import { lighterDependencies } from "./build/lighter-dependencies.ts";
  * What the CLI's chunk imports at once, as one chunk: the operation table, the core a one-off
  * runs, and the small modules both use. Each chunk more costs a run a resolve, a read and a
  * compile-cache lookup. Left out, each in a chunk loaded when used: the config's zod schemas
- * (every config/*-schema.ts), the alerts, NATS (nodes over it), the SSH agent, the filter keys of
- * the help, the input decoder (zod).
+ * (every config/*-schema.ts), the alerts, history (node:sqlite with it), NATS (nodes over it),
+ * the SSH agent, the filter keys of the help, the input decoder (zod).
  */
 const CORE = [
   String.raw`[\\/]src[\\/]core[\\/]` +
-    String.raw`(?!config[\\/][\w-]+-schema|alerts[\\/]|(?:engine|node)[\\/]nats-|engine[\\/]ssh-agent|filter-keys)`,
+    String.raw`(?!config[\\/][\w-]+-schema|alerts[\\/]|history[\\/]|` +
+    String.raw`(?:engine|node)[\\/]nats-|engine[\\/]ssh-agent|filter-keys)`,
   String.raw`[\\/]src[\\/]operations[\\/](?!decode|input-schema)`,
   String.raw`[\\/]src[\\/]cli[\\/](?:run|render[\\/]escape)\.ts`,
   String.raw`[\\/]node_modules[\\/]leven[\\/]`,

@@ -173,3 +173,25 @@ export type { Alert } from "./core/alerts/alert-book.ts";
 
 // The body of `/detail`, the index of the detail routes (the server makes it from its routes).
 export type { ListDetailRoutesResult, RouteInfo } from "./core/detail-routes.ts";
+
+// History (D26): what serve records of its clusters, and the bodies of `/history/*`.
+export { startHistory } from "./core/history/history.ts";
+export type { HistoryService, StartHistoryOptions } from "./core/history/history.ts";
+export {
+  listHistoryContainers,
+  readHistoryEvents,
+  readHistoryLogs,
+  readHistoryStats,
+} from "./core/history/history-reads.ts";
+export type {
+  HistoryContainer,
+  HistoryContainersResult,
+  HistoryEventsResult,
+  HistoryLogLine,
+  HistoryLogsResult,
+  HistoryReadOptions,
+  HistoryStatsResult,
+} from "./core/history/history-reads.ts";
+export { openSqliteStore } from "./core/history/sqlite-store.ts";
+export type { SqliteStoreOptions } from "./core/history/sqlite-store.ts";
+export type { HistoryStore } from "./core/history/store.ts";

@@ -42,6 +42,7 @@ export default defineConfig({
           { text: "Nodes", link: "/guide/nodes" },
           { text: "Nodes over NATS", link: "/guide/nats" },
           { text: "Alerts", link: "/guide/alerts" },
+          { text: "History", link: "/guide/history" },
           { text: "MCP, for AI agents", link: "/guide/mcp" },
           { text: "Monitoring", link: "/guide/monitoring" },
           { text: "Deploying", link: "/guide/deploying" },

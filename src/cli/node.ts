@@ -22,6 +22,8 @@ export interface NodeOptions {
   clusters?: string[];
   heartbeat?: string;
   showSecrets?: boolean;
+  /** Where history is kept, when the config's `history.path` does not say. */
+  dataDir?: string;
 }
 
 /** Serve until SIGINT or SIGTERM, then say goodbye to the hubs and close. */
@@ -57,6 +59,10 @@ export async function node(given: NodeOptions): Promise<void> {
       `--clusters ${options.clusters!.join(" ")} matches no cluster of the config`,
     );
   }
+  await (await import("./record.ts")).checkRecording(offered).catch((error: unknown) => {
+    fleet.close();
+    throw error;
+  });
   const servers = options.nats.split(",").map((server) => server.trim());
   const nats = await connectNats({
     servers,
@@ -66,6 +72,7 @@ export async function node(given: NodeOptions): Promise<void> {
     fleet.close();
     throw error;
   });
+  const history = await (await import("./record.ts")).startRecording(offered, options);
   const names = () => offered.config.clusters.map((cluster) => cluster.name);
   const served = serveNodeOverNats({
     nats,
@@ -105,6 +112,7 @@ export async function node(given: NodeOptions): Promise<void> {
   setTimeout(() => process.exit(0), CLOSE_MS).unref();
   await served.close();
   await nats.close();
+  await history?.close();
   fleet.close();
   // The fleet's live watches keep timers of their grace period: the node is done now.
   process.exit(0);

@@ -86,6 +86,7 @@ export const SERVE_COMMANDS = [
         flags: "--show-secrets",
         description: "let environment values that look like secrets reach hubs",
       },
+      DATA_DIR_OPTION,
     ],
     examples: [
       ["docklens node --nats nats://nats.example:4222 --name far --nats-creds far.creds"],

@@ -21,6 +21,8 @@ export interface ServeOptions extends CommandOptions {
   /** PEM certificate and key: serve HTTPS. */
   tlsCert?: string;
   tlsKey?: string;
+  /** Where history is kept, when the config's `history.path` does not say. */
+  dataDir?: string;
 }
 
 /** Time in-flight requests get to finish after SIGINT or SIGTERM. */
@@ -106,6 +108,7 @@ async function serveFleet(
   // A rule or receiver that cannot be used stops serve before it listens, as a bad config does.
   if (fleet.config.alerts?.rules.length)
     (await import("../core/alerts/alerts.ts")).readAlertRules({ fleet });
+  await (await import("./record.ts")).checkRecording(fleet);
   const [
     { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
     { toNodeListener },
@@ -173,6 +176,8 @@ async function serveFleet(
       `cannot listen on ${options.host}:${port}: the port is in use`,
     );
   }
+  // Recording starts once serve listens: a serve that cannot listen leaves nothing running.
+  const history = await (await import("./record.ts")).startRecording(fleet, options);
   const { address } = listener.address;
   const host = address.includes(":") ? `[${address}]` : address;
   const url = `${https ? "https" : "http"}://${host}:${listener.address.port}`;
@@ -212,6 +217,7 @@ async function serveFleet(
   shutdown.abort(new Error(signal));
   await listener.close();
   alerts?.close();
+  await history?.close();
   await opened.close();
   clearTimeout(timer);
   process.exit(0);

@@ -129,6 +129,10 @@ export const VIEWS: Record<string, AnyView> = {
   }),
   config: view({ view: (render) => render.configView }),
   alerts: view({ view: (render) => render.alertsTable }),
+  history: view({ view: (render) => render.historyTable }),
+  "history events": view({ view: (render) => render.historyEventsView }),
+  "history logs": view({ view: (render) => render.historyLogsView }),
+  "history stats": view({ view: (render) => render.historyStatsTable }),
   // People type commands: the body (`--json`) is the route index, the table the commands.
   detail: view({ view: () => () => usageLines(DETAIL_COMMANDS) }),
   "detail cluster": view({ view: (render) => render.clusterDetail }),

@@ -54,11 +54,11 @@ export const CLUSTERS_ARG = [
 ] as const;
 export const CONTAINER_ARG = ["<container>", "container name, id or id prefix"] as const;
 
-/** `--data-dir`: where the ids of node clusters are remembered (history's store too, later). */
+/** `--data-dir`: where the ids of node clusters are remembered and history is kept. */
 export const DATA_DIR_OPTION: OptionSpec = {
   flags: "--data-dir <dir>",
   description:
-    "where docklens remembers node cluster ids (default: $DOCKLENS_DATA_DIR, else ~/.local/share/docklens)",
+    "where docklens remembers node cluster ids and keeps history (default: $DOCKLENS_DATA_DIR, else ~/.local/share/docklens)",
 };
 
 /**

@@ -5,6 +5,7 @@ import { ACROSS_OPERATIONS } from "./across.ts";
 import { alerts } from "./alerts.ts";
 import type { AnyCommandSpec } from "./command.ts";
 import { DETAIL_COMMANDS, DETAIL_OPERATIONS } from "./details.ts";
+import { HISTORY_OPERATIONS } from "./history.ts";
 import { inspect } from "./inspect.ts";
 import { LIST_OPERATIONS } from "./lists.ts";
 import { commandsOf, routesOf, type Operation } from "./operation.ts";
@@ -65,11 +66,12 @@ export const OPERATIONS: Operation[] = [
   ...DETAIL_OPERATIONS,
   inspect,
   alerts,
+  ...HISTORY_OPERATIONS,
 ];
 
 /** The commands of the operations, in the order the help lists them. */
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
   ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
-  ...commandsOf([inspect, alerts]),
+  ...commandsOf([inspect, alerts, ...HISTORY_OPERATIONS]),
 ];

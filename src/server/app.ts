@@ -11,6 +11,7 @@ import {
 } from "h3";
 import { DocklensError } from "../core/errors.ts";
 import { narrowFleet, type Fleet } from "../core/engine/fleet.ts";
+import { historyOf } from "../core/history/history.ts";
 import { createAuthorizer, type Access } from "./auth.ts";
 import { createDashboard } from "./dashboard.ts";
 import { sinceLastEvent } from "../core/clusters/events.ts";
@@ -78,7 +79,15 @@ const HEALTH: ApiRoute = {
   schema: "Health",
   errors: [],
   public: true,
-  run: () => ({ status: "ok" }),
+  run: (_, context) => {
+    const history = historyOf(context.fleet)?.status();
+    if (!history) return { status: "ok" };
+    const { problem, dropped } = history;
+    return {
+      status: "ok",
+      history: { recording: !problem, dropped, ...(problem ? { problem } : {}) },
+    };
+  },
 };
 
 /**

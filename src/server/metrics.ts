@@ -6,6 +6,7 @@ import {
   collectDefaultMetrics,
 } from "prom-client";
 import { alertsOf, seenBy } from "../core/alerts/alerts.ts";
+import { historyOf } from "../core/history/history.ts";
 import { inspectCluster } from "../core/clusters/clusters.ts";
 import { listAllContainers } from "../core/containers/containers.ts";
 import { countEngineStreams } from "../core/engine/engine-stream.ts";
@@ -68,7 +69,8 @@ export function createMetrics(): Metrics {
         async () =>
           (await own.metrics()) +
           (await engineMetrics(fleet).metrics()) +
-          (await alertMetrics(fleet).metrics()),
+          (await alertMetrics(fleet).metrics()) +
+          (await historyMetrics(fleet).metrics()),
       );
     },
   };
@@ -211,5 +213,23 @@ function alertMetrics(fleet: Fleet): MetricsRegistry {
   for (const { receiver, count } of service.dropped()) dropped.inc({ receiver }, count);
   for (const rule of fleet.config.alerts?.rules ?? []) lost.inc({ rule: rule.name }, 0);
   for (const { rule, count } of service.lookupFailures()) lost.inc({ rule }, count);
+  return out;
+}
+
+/** History (D26): what it could not keep, and the bytes its store holds. */
+function historyMetrics(fleet: Fleet): MetricsRegistry {
+  const out = new MetricsRegistry();
+  const status = historyOf(fleet)?.status();
+  if (!status) return out;
+  new Counter({
+    name: "docklens_history_dropped_total",
+    help: "Records history could not keep (its store failed, or its queue was full)",
+    registers: [out],
+  }).inc(status.dropped);
+  new Gauge({
+    name: "docklens_history_store_bytes",
+    help: "Bytes the history store's file holds",
+    registers: [out],
+  }).set(status.bytes);
   return out;
 }

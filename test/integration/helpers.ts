@@ -104,7 +104,11 @@ export async function spawnServe(
   const child = spawn(
     process.execPath,
     [BIN, "serve", "--config", options.config ?? engines.configPath, "--port", "0", ...args],
-    { stdio: ["ignore", "pipe", "pipe"], ...(options.env ? { env: options.env } : {}) },
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      // What serve records (its history) stays in the run's scratch dir, never the user's.
+      env: options.env ?? { ...process.env, XDG_DATA_HOME: join(engines.tmp, "xdg-data") },
+    },
   );
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));

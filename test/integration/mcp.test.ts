@@ -49,6 +49,10 @@ const ARGUMENTS: Record<string, Record<string, unknown>> = {
   detail_volume: { cluster: "linked", volumeName: "data" },
   detail_network: { cluster: "linked", networkName: "lens-net" },
   alerts: {},
+  history_containers: {},
+  history_events: {},
+  history_logs: { container: "web" },
+  history_stats: {},
 };
 
 beforeAll(async () => {

@@ -37,9 +37,13 @@ import type {
   MergedLogLine,
   ReadMergedLogsResult,
   ListAlertsResult,
+  HistoryContainersResult,
+  HistoryLogsResult,
+  HistoryStatsResult,
 } from "../../src/index.ts";
 import { ALERTS_SCHEMAS } from "../../src/operations/bodies/alerts.ts";
 import { CLUSTER_SCHEMAS } from "../../src/operations/bodies/clusters.ts";
+import { HISTORY_SCHEMAS } from "../../src/operations/bodies/history.ts";
 import { COMMON_SCHEMAS } from "../../src/operations/bodies/common.ts";
 import { CONTAINER_DETAIL_SCHEMAS } from "../../src/operations/bodies/container-detail.ts";
 import { CONTAINER_STREAM_SCHEMAS } from "../../src/operations/bodies/container-streams.ts";
@@ -59,7 +63,8 @@ type Schemas = typeof COMMON_SCHEMAS &
   typeof OBJECT_SCHEMAS &
   typeof SELECTION_SCHEMAS &
   typeof WATCH_SCHEMAS &
-  typeof ALERTS_SCHEMAS;
+  typeof ALERTS_SCHEMAS &
+  typeof HISTORY_SCHEMAS;
 /**
  * A schema's type without the `[x: string]: unknown` of an open object (other properties
  * allowed): the published interfaces name their fields and have none. A map's index signature
@@ -111,13 +116,17 @@ interface Published {
   AllStats: AllStatsResult;
   ContainerWatchLine: ContainerWatchLine;
   Alerts: ListAlertsResult;
+  HistoryContainers: HistoryContainersResult;
+  HistoryLogs: HistoryLogsResult;
+  HistoryStats: HistoryStatsResult;
 }
 
 /**
  * Not checked yet: an event is typed `Record<string, unknown>` with its cluster (the engine's
- * body passed through), where the schema says the engine's `Type` and `Action` are always there.
+ * body passed through), where the schema says the engine's `Type` and `Action` are always there;
+ * `/history/events` holds the same events.
  */
-const UNCHECKED = ["EventLine"];
+const UNCHECKED = ["EventLine", "HistoryEvents"];
 
 /** Every published body is one its schema accepts. */
 type Conforms = { [N in keyof Published]: Published[N] extends Body<N> ? true : N };
@@ -161,6 +170,9 @@ describe("the body schemas and the published body types", () => {
       AllStats: true,
       ContainerWatchLine: true,
       Alerts: true,
+      HistoryContainers: true,
+      HistoryLogs: true,
+      HistoryStats: true,
     };
     const names = new Set([...Object.keys(checked), ...UNCHECKED]);
     for (const route of API_ROUTES) {

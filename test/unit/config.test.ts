@@ -368,3 +368,44 @@ describe("loadConfig without a config file", () => {
     });
   });
 });
+
+describe("history (issue 46)", () => {
+  const clusters = [{ name: "a", host: "tcp://127.0.0.1:1" }];
+  const read = (history: unknown) => normalizeConfig({ clusters, history }, "/x/docklens.json");
+
+  it("is recorded with the defaults unless the config says false", () => {
+    expect(normalizeConfig({ clusters }, "/x/docklens.json").history).toBeUndefined();
+    expect(read(false).history).toBe(false);
+    expect(read(true).history).toEqual({
+      maxAgeMs: 7 * 86_400_000,
+      maxBytes: 2 * 1024 ** 3,
+      statsIntervalMs: 15_000,
+      logs: { filter: [], max: 100 },
+    });
+    expect(
+      read({
+        path: "/var/lib/docklens/h.sqlite",
+        retention: { maxAge: "2d", maxBytes: 1 << 30 },
+        statsInterval: "30s",
+        logs: { filter: ["label=keep"], max: 5 },
+      }).history,
+    ).toEqual({
+      path: "/var/lib/docklens/h.sqlite",
+      maxAgeMs: 2 * 86_400_000,
+      maxBytes: 1 << 30,
+      statsIntervalMs: 30_000,
+      logs: { filter: ["label=keep"], max: 5 },
+    });
+    expect(read({ logs: false }).history).toMatchObject({ logs: false });
+  });
+
+  it.each([
+    [{ statsInterval: "soon" }, /history\.statsInterval.*expected a duration/],
+    [{ retention: { maxBytes: 10 } }, /history\.retention\.maxBytes.*at least 1048576/],
+    [{ logs: { max: 0 } }, /history\.logs.*at least 1/],
+    [{ keep: true }, /unknown key "keep"/],
+    ["yes", /history.*expected false, true or an object/],
+  ])("refuses %j, naming the key", (history, message) => {
+    expect(() => read(history)).toThrow(message);
+  });
+});

@@ -53,6 +53,7 @@ describe("the generated reference pages", () => {
       alerts: 1,
       nats: 1,
       nodes: 1,
+      history: 1,
     } satisfies Record<keyof DocklensConfigInput, 1>;
     const clusterKeys = {
       id: 1,

@@ -87,9 +87,18 @@ function cycles(graph: Map<string, string[]>): string[][] {
  * resources, which may use each other: containers/, objects/ (images, networks, volumes) and
  * clusters/ (what an engine says of itself: info and events); then node/ (a node answering a
  * hub's engine reads with the resources' checks, and a node's clusters in the fleet); then
- * alerts/, rules over all of them.
+ * alerts/, rules over all of them; then history/, which records and reads all of them.
  */
-const ROOMS = ["core", "config", "engine", "hub", "resources", "node", "alerts"] as const;
+const ROOMS = [
+  "core",
+  "config",
+  "engine",
+  "hub",
+  "resources",
+  "node",
+  "alerts",
+  "history",
+] as const;
 const RESOURCES = new Set(["containers", "objects", "clusters"]);
 
 /** The room of a file of src/, or undefined outside the core. */

@@ -2,6 +2,7 @@ import type { AlertsConfig } from "./alerts-schema.ts";
 import type { NodeConfig } from "./nodes-schema.ts";
 import type { ErrorBody } from "../errors.ts";
 import type { Endpoint } from "./endpoint.ts";
+import type { HistoryConfig } from "./history-schema.ts";
 import type { NatsConfig } from "./nats-schema.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
 
@@ -115,6 +116,8 @@ export interface DocklensConfig {
   nats?: NatsConfig;
   /** Other docklens serves whose clusters this one shows (docs/guide/nodes.md); none unset. */
   nodes?: NodeConfig[];
+  /** What serve and node record (D26); unset, as recorded by default. */
+  history?: HistoryConfig;
 }
 
 /** A docker context docklens cannot use, and its warning line. */

@@ -2,6 +2,7 @@
 // declared, not inferred, so that the published types name no zod type: config-schema.ts checks
 // that its schema takes exactly this.
 import type { AlertsConfigInput } from "./alerts-schema.ts";
+import type { HistoryConfigInput } from "./history-schema.ts";
 import type { NatsConfigInput } from "./nats-schema.ts";
 import type { NodeConfigInput } from "./nodes-schema.ts";
 
@@ -86,4 +87,6 @@ export interface DocklensConfigInput {
   nats?: NatsConfigInput;
   /** Other docklens serves, their clusters shown as `<node>.<cluster>` (docs/guide/nodes.md). */
   nodes?: NodeConfigInput[];
+  /** What serve and node record (D26): `false` for nothing; recorded with the defaults unset. */
+  history?: HistoryConfigInput;
 }

@@ -20,6 +20,7 @@ import { parseEndpoint } from "./endpoint.ts";
 import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { alertsSchema, toAlertsConfig } from "./alerts-schema.ts";
+import { historySchema, toHistoryConfig } from "./history-schema.ts";
 import { natsSchema } from "./nats-schema.ts";
 import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
 
@@ -69,6 +70,7 @@ const KEYS = {
   alerts: cached(() => z.optional(alertsSchema())),
   nats: cached(() => z.optional(natsSchema())),
   nodes: cached(() => z.optional(nodesSchema())),
+  history: cached(() => z.optional(historySchema())),
 };
 type Shape = { [K in keyof typeof KEYS]: ReturnType<(typeof KEYS)[K]> };
 /** The schema of a config file. */
@@ -192,7 +194,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams, alerts, nodes, nats } = parsed.data;
+  const { allowedHosts, maxStreams, alerts, nodes, nats, history } = parsed.data;
   for (const [key, list] of [
     ["clusters", clusters],
     ["nodes", nodes],
@@ -229,6 +231,7 @@ export function normalizeConfig(
     ...(alerts ? { alerts: toAlertsConfig(alerts) } : {}),
     ...(nats ? { nats } : {}),
     ...(nodes?.length ? { nodes: toNodeConfigs(nodes) } : {}),
+    ...(history === undefined ? {} : { history: toHistoryConfig(history) }),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all, nodes ?? [])],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),

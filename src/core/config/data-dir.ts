@@ -1,6 +1,6 @@
-// Where docklens keeps what it remembers between runs: the ids of node clusters now, history's
-// store later. One place decides it, so that every face and every store agree.
-import { resolve } from "node:path";
+// Where docklens keeps what it remembers between runs: the ids of node clusters and history's
+// store. One place decides it, so that every face and every store agree.
+import { join, resolve } from "node:path";
 import envPaths from "env-paths";
 
 /** Options of {@link resolveDataDir}. */
@@ -22,4 +22,9 @@ export function resolveDataDir(options: DataDirOptions = {}): string {
   return resolve(
     options.dataDir || process.env.DOCKLENS_DATA_DIR || envPaths("docklens", { suffix: "" }).data,
   );
+}
+
+/** The history store's file: the config's `history.path`, else `history.sqlite` in the data directory. */
+export function historyPath(path: string | undefined, dataDir?: string): string {
+  return path ?? join(resolveDataDir(dataDir ? { dataDir } : {}), "history.sqlite");
 }
