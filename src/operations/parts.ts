@@ -145,6 +145,12 @@ export function listOptions<C extends CoreOptions>(
   return { ...context, filters: context.input.filter, clusters: context.input.cluster ?? [] };
 }
 
+/** `all` of the image lists: intermediate images too, as `docker images -a` lists them. */
+export const ALL_IMAGES_QUERY = {
+  kind: "boolean",
+  description: "Intermediate images too, as docker images -a lists them",
+} as const satisfies FieldDecl;
+
 /** `size`: the container lists with each container's sizes, as `docker ps --size` asks. */
 export const SIZE_QUERY = {
   kind: "boolean",

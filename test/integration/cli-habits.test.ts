@@ -45,7 +45,7 @@ describe("ps lists what docker ps lists", () => {
   });
 
   it("with a status filter, the table lists the stopped containers it matches", async () => {
-    const result = await withConfig("ps", "alpha", "-f", "status=exited");
+    const result = await withConfig("ps", "alpha", "bravo", "-f", "status=exited");
     expect(result.stdout).toMatch(/^alpha\s.*\sfailed$/m);
   });
 });

@@ -48,6 +48,75 @@ describe("tables", () => {
   });
 });
 
+describe("newest first, as docker lists containers", () => {
+  /** The NAMES column (or `header`'s) of a table, found by its header. */
+  const names = (table: string, header = "NAMES") => {
+    const [head, ...rows] = table.trimEnd().split("\n");
+    const at = head!.search(new RegExp(`(?<= )${header}(?= |$)`));
+    return rows.map((row) => row.slice(at).split(/\s{2,}/)[0]);
+  };
+
+  it("ps, ps -a and ps -q of one cluster: docker's order, and no CLUSTER column, as docker's", async () => {
+    for (const all of [[], ["-a"]]) {
+      const table = await withConfig("ps", "alpha", ...all);
+      expect(table.stdout).toMatch(/^CONTAINER ID\s+IMAGE\s/);
+      expect(names(table.stdout)).toEqual(
+        (await docker(engines.hostA, "ps", ...all, "--format", "{{.Names}}")).split("\n"),
+      );
+      const ids = await withConfig("ps", "alpha", ...all, "-q");
+      expect(ids.stdout.trim()).toBe(await docker(engines.hostA, "ps", ...all, "-q"));
+    }
+  });
+
+  it("ps of a config of one cluster has no CLUSTER column either; images neither", async () => {
+    const one = await configOf("one-cluster.json", ["alpha"]);
+    const [ps, images] = await Promise.all([cli(["ps", "-c", one]), cli(["images", "-c", one])]);
+    expect(ps.stdout).toMatch(/^CONTAINER ID\s+IMAGE\s/);
+    expect(images.stdout).toMatch(/^REPOSITORY\s+TAG\s/);
+  });
+
+  it("ps of several clusters: newest first, each with its CLUSTER", async () => {
+    const table = await withConfig("ps", "alpha", "bravo", "-a");
+    expect(table.stdout).toMatch(/^CLUSTER\s+CONTAINER ID\s/);
+    const created = await withConfig("ps", "alpha", "bravo", "-a", "--format", "{{.CreatedAt}}");
+    const times = created.stdout
+      .trim()
+      .split("\n")
+      .map((line) => Date.parse(line.slice(0, 25)));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it("stats --no-stream of one cluster lists its containers in docker stats's order", async () => {
+    const ours = await withConfig("stats", "alpha", "--no-stream");
+    const theirs = await docker(engines.hostA, "stats", "--no-stream", "--format", "{{.Name}}");
+    // docklens stats leaves paused containers out: the order of the others is docker's.
+    const mine = names(ours.stdout, "NAME");
+    expect(mine.length).toBeGreaterThanOrEqual(3);
+    expect(mine).toEqual(theirs.split("\n").filter((name) => mine.includes(name)));
+  });
+});
+
+describe("images: docker's -a and --digests", () => {
+  it("images -a -q of one cluster is docker images -a -q", async () => {
+    const ours = await withConfig("images", "alpha", "-a", "-q");
+    expect(ours.code).toBe(0);
+    expect(ours.stdout.trim().split("\n").sort()).toEqual(
+      (await docker(engines.hostA, "images", "-a", "-q")).split("\n").sort(),
+    );
+  });
+
+  it("images --digests: docker's DIGEST column and rows", async () => {
+    const table = await withConfig("images", "alpha", "--digests");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^REPOSITORY\s+TAG\s+DIGEST\s+IMAGE ID\s+CREATED\s+SIZE\s/);
+    const format = "{{.Repository}} {{.Tag}} {{.Digest}} {{.ID}}";
+    const ours = await withConfig("images", "alpha", "--digests", "--format", format);
+    expect(ours.stdout.trim().split("\n").sort()).toEqual(
+      (await docker(engines.hostA, "images", "--digests", "--format", format)).split("\n").sort(),
+    );
+  });
+});
+
 describe("ids for docker's own commands", () => {
   it("ps -q of one cluster prints bare ids, as docker ps -q, for docker stop $(docklens ps -q alpha)", async () => {
     const ours = (await withConfig("ps", "alpha", "-q")).stdout.trim().split("\n").sort();

@@ -120,8 +120,8 @@ export function configView(result: DescribeConfigResult, colors: ChalkInstance):
 }
 
 /**
- * `docklens drift`: each shared reference, the image it is on each cluster, drift in red; then
- * the engines' versions.
+ * `docklens drift`: each shared reference, the image it is on each cluster, drift in red (or a
+ * line saying that no reference differs); then the engines' versions.
  */
 export function driftView(result: ListDriftResult, colors: ChalkInstance): string {
   const rows = result.images.flatMap((image) =>
@@ -137,8 +137,19 @@ export function driftView(result: ListDriftResult, colors: ChalkInstance): strin
     engine.cluster.name,
     versions.size > 1 ? colors.yellow(engine.version) : engine.version,
   ]);
+  const shared = result.images.length;
+  const none = result.images.some((image) => image.drift)
+    ? []
+    : [
+        shared
+          ? `No reference differs: ${shared === 1 ? "the one" : `all ${shared}`} used on several clusters ${shared === 1 ? "is" : "are"} the same image on each.`
+          : "No reference differs: no image reference is used on more than one cluster.",
+      ];
   return [
-    renderTable(["REFERENCE", "CLUSTER", "IMAGE ID", "STATE"], rows, colors),
+    ...(rows.length
+      ? [renderTable(["REFERENCE", "CLUSTER", "IMAGE ID", "STATE"], rows, colors)]
+      : []),
+    ...none,
     "",
     renderTable(["CLUSTER", "ENGINE"], engines, colors),
   ].join("\n");

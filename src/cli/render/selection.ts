@@ -5,27 +5,23 @@ import type { AllStatsResult } from "../../core/containers/all-stats.ts";
 import type { ClusterRef } from "../../core/engine/across-clusters.ts";
 import type { LogStatusLine } from "../../core/containers/follow-merged-logs.ts";
 import type { MergedLogLine, ReadMergedLogsResult } from "../../core/containers/merged-logs.ts";
-import { compareStrings } from "../../core/compare.ts";
 import { humanSize, renderTable, shortId } from "./format.ts";
 import { inPlace, outputLine, STATS_HEAD, statsRow } from "./streams.ts";
 
 /**
- * `docklens stats` of many containers: `docker stats` with a CLUSTER column, sorted by cluster
- * then name; with `stream` on a terminal each round redraws the last one in place.
+ * `docklens stats` of many containers: `docker stats` with a CLUSTER column, in the selection's
+ * order (newest first, as docker stats lists them); with `stream` on a terminal each round
+ * redraws the last one in place.
  */
 export function createAllStatsView(
   stream: boolean,
 ): (result: AllStatsResult, colors: ChalkInstance) => string {
   const draw = inPlace(stream);
   return (result, colors) => {
-    const rows = [...result.stats]
-      .sort(
-        (a, b) => a.cluster.id - b.cluster.id || compareStrings(a.container.name, b.container.name),
-      )
-      .map((item) => [
-        item.cluster.name,
-        ...statsRow(item.container.id, item.container.name, item.summary),
-      ]);
+    const rows = result.stats.map((item) => [
+      item.cluster.name,
+      ...statsRow(item.container.id, item.container.name, item.summary),
+    ]);
     return draw(renderTable(["CLUSTER", ...STATS_HEAD], rows, colors));
   };
 }

@@ -5,7 +5,12 @@ import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { resolveCluster } from "../engine/fleet.ts";
 import { compileContainerFilters } from "../hub/container-filter.ts";
 import { readMirroredContainer } from "../hub/container-mirror.ts";
-import { listAllContainers, listContainers, type ContainerItem } from "./containers.ts";
+import {
+  listAllContainers,
+  listContainers,
+  newestFirst,
+  type ContainerItem,
+} from "./containers.ts";
 import { projectOf } from "./projects.ts";
 
 /**
@@ -48,7 +53,10 @@ export interface SelectedContainer {
 /** A cluster that could not be asked, or (with `container`) one container that could not be read. */
 export type SelectionError = ClusterError & { container?: { id: string; name: string } };
 
-/** The containers chosen, in cluster id order, and the clusters that could not be asked. */
+/**
+ * The containers chosen, newest first as docker lists them (those of one second by cluster id),
+ * and the clusters that could not be asked.
+ */
 export interface SelectContainersResult {
   containers: SelectedContainer[];
   errors: SelectionError[];
@@ -69,7 +77,7 @@ export async function selectContainers(
 ): Promise<SelectContainersResult> {
   checkProject(options.project);
   const { containers, errors } = await listAllContainers(options);
-  const chosen = containers
+  const chosen = newestFirst(containers)
     .filter((item) => chooses(item, options))
     .map((item) => ({ cluster: item.cluster, ...identity(item) }));
   const max = selectionBound(options);
