@@ -45,6 +45,8 @@ export interface Failure extends ErrorBody {
    * the lines on stderr; `--json` still prints the route's body.
    */
   nothingAnswered?: boolean;
+  /** The error says it all (every cluster refused the user's input alike): no line per cluster. */
+  alone?: boolean;
 }
 
 /** What a command may add to printing its result. */

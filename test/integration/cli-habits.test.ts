@@ -111,6 +111,23 @@ describe("one rule for every command across clusters", () => {
   );
 });
 
+describe("a filter value the engines refuse is the user's error", () => {
+  it.each([[["ps", "alpha", "bravo"]], [["ps"]], [["containers", "alpha"]], [["images"]]])(
+    "%j -f before=nope: one line naming the filter, no cluster blamed, exit 2 as any bad flag value",
+    async (args) => {
+      const config = await configOf("refusing.json", ["alpha", "bravo"]);
+      const result = await cli([...args, "-f", "before=nope", "--config", config]);
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: expect.stringMatching(
+          /^docklens: --filter: before=nope: not a value the engine takes \(.*nope.*\)\n$/,
+        ),
+      });
+    },
+  );
+});
+
 describe("Ctrl-C ends a watch without drawing the round it cancelled", () => {
   it.each([[["clusters"]], [["clusters", "--json"]], [["ps", "-a"]], [["ps", "--json"]]])(
     "%j --watch 1",
