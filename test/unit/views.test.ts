@@ -149,6 +149,26 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
     expect(ps("{{json .}}")).toBe(ps("json"));
   });
 
+  it("Platform: os/arch to a template, docker's OCI platform object to json", () => {
+    const descriptor = (platform: object) =>
+      container("web", { ImageManifestDescriptor: { platform } } as Partial<ClusterContainerItem>);
+    const amd64 = [descriptor({ architecture: "amd64", os: "linux" })];
+    expect(ps("{{.Platform}}", amd64)).toBe("linux/amd64");
+    expect(ps("json", amd64)).toContain('"Platform":{"architecture":"amd64","os":"linux"},');
+    const arm = [
+      descriptor({ os: "linux", variant: "v8", architecture: "arm64", "os.features": [] }),
+    ];
+    expect(ps("{{.Platform}}", arm)).toBe("linux/arm64/v8");
+    expect(JSON.parse(ps("{{json .}}", arm)).Platform).toEqual({
+      architecture: "arm64",
+      os: "linux",
+      variant: "v8",
+    });
+    expect(ps("{{json .}}", arm)).toContain(
+      '"Platform":{"architecture":"arm64","os":"linux","variant":"v8"}',
+    );
+  });
+
   it("table: docker's header names, columns aligned as docker's tabwriter does", () => {
     expect(ps('table {{.Names}}\\t{{.Label "com.example-x_y"}}\\t{{.Status}}\\t{{.Labels}}')).toBe(
       [

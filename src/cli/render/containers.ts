@@ -8,7 +8,7 @@ import {
 import { groupProjects, projectOf } from "../../core/containers/projects.ts";
 import { familiarReference } from "../../core/objects/references.ts";
 import { goTime, humanSize, renderTable, shortId, timeAgo, truncate } from "./format.ts";
-import { formatRows, type RowKind } from "./formatted.ts";
+import { formatRows, GO_JSON, type MarshaledRow, type RowKind } from "./formatted.ts";
 import { formatPorts } from "./ports.ts";
 import { printed, type TemplateData, type TemplateValue } from "./template-run.ts";
 
@@ -200,7 +200,7 @@ const PS_KIND: RowKind = {
 function containerData(
   container: ContainerItem,
   { now, trunc }: { now: number; trunc: boolean },
-): TemplateData {
+): MarshaledRow {
   const names = container.Names.map((name) => name.replace(/^\//, ""));
   const labels = container.Labels ?? {};
   const platform = (
@@ -236,7 +236,24 @@ function containerData(
     Platform: platform
       ? [platform.os, platform.architecture, platform.variant].filter(Boolean).join("/")
       : null,
+    // {{json .}} writes docker's *Platform, an OCI platform: its fields in Go's order, the
+    // optional ones when set.
+    [GO_JSON]: { Platform: platform ? ociPlatform(platform) : null },
   };
+}
+
+/** Whether Go's `omitempty` keeps a value: a non-empty string or list. */
+const isSet = (value: unknown) => (Array.isArray(value) ? value.length > 0 : Boolean(value));
+
+/** An OCI platform as json.Marshal writes ocispec.Platform (architecture, os, then the optional). */
+function ociPlatform(platform: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    ["architecture", "os", "os.version", "os.features", "variant"].flatMap((key) =>
+      key === "architecture" || key === "os" || isSet(platform[key])
+        ? [[key, platform[key] ?? ""]]
+        : [],
+    ),
+  );
 }
 
 /** docker's `Image` field: an image id cut short, or (cut) the familiar name without a digest. */
