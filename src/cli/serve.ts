@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { lookup } from "node:dns/promises";
 import { createServer, isIP } from "node:net";
+import { readSecretFileSync } from "../core/config/file-errors.ts";
 import { DocklensError } from "../core/errors.ts";
 import { loadFleet, type Fleet } from "../core/engine/fleet.ts";
 import type { RequestLog } from "../server/app.ts";
@@ -12,6 +13,8 @@ export interface ServeOptions extends CommandOptions {
   host: string;
   port: string;
   token?: string;
+  /** A file holding the token (trimmed): kept out of the process list, where `--token` shows. */
+  tokenFile?: string;
   cors?: string;
   /** Host names answered without a token, beside loopback, addresses and `host`. */
   allowedHost?: string[];
@@ -63,6 +66,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         `${flags(problem.field)}: ${flags(problem.message)}`,
       );
   }
+  const token = serveToken(options);
   // Live: container lists from each engine's mirror, events from one subscription per engine (core/hub/).
   const fleet = await loadFleet({
     ...(options.config ? { configPath: options.config } : {}),
@@ -80,14 +84,18 @@ export async function serve(options: ServeOptions): Promise<void> {
     { toNodeListener },
     { listen },
   ] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
-  const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   if (options.cors !== undefined)
     usageCheck(
       "--cors",
       corsProblem(options.cors, Boolean(token) || Boolean(fleet.config.tokens?.length)),
     );
-  // The log names the token where it came from: the flag, or the environment.
-  const tokenName = options.token === undefined ? "DOCKLENS_TOKEN" : "--token";
+  // The log names the token where it came from: a flag, or the environment.
+  const tokenName =
+    options.tokenFile !== undefined
+      ? "--token-file"
+      : options.token === undefined
+        ? "DOCKLENS_TOKEN"
+        : "--token";
   const log = options.quiet
     ? false
     : (entry: RequestLog) => {
@@ -222,6 +230,30 @@ async function startAlertRules(fleet: Fleet, url: string, options: ServeOptions)
 }
 
 /** A usage error naming `flag` when there is a `problem`. */
+/**
+ * The token serve requires: `--token`, the text of `--token-file` (trimmed; unreadable or empty
+ * is a usage error, in the words of every key file), else `$DOCKLENS_TOKEN`.
+ */
+function serveToken(options: ServeOptions): string | undefined {
+  if (options.tokenFile === undefined)
+    return options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
+  usageCheck(
+    "--token-file",
+    options.token === undefined ? undefined : "give it or --token, not both",
+  );
+  let text: string;
+  try {
+    text = readSecretFileSync(options.tokenFile).trim();
+  } catch (error) {
+    throw new DocklensError(
+      "INVALID_CONFIG",
+      `--token-file: cannot read the file (${(error as Error).message})`,
+    );
+  }
+  usageCheck("--token-file", text ? undefined : "the file is empty");
+  return text;
+}
+
 function usageCheck(flag: string, problem: string | undefined): void {
   if (problem) throw new DocklensError("INVALID_CONFIG", `${flag}: ${problem}`);
 }

@@ -96,8 +96,9 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
 }
 
 /**
- * `docklens config`: the config file used (or why none), every cluster with its source, and the
- * scoped tokens of `serve` with the cluster globs each sees.
+ * `docklens config`: the config file used (or why none), every cluster with its source, the
+ * scoped tokens of `serve` with the cluster globs each sees, and the alert rules and receivers
+ * (where each sends, described, never in clear).
  */
 export function configView(result: DescribeConfigResult, colors: ChalkInstance): string {
   const file =
@@ -110,12 +111,29 @@ export function configView(result: DescribeConfigResult, colors: ChalkInstance):
     cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
   ]);
   const tokens = result.tokens.map((token) => [token.name, token.clusters.join(",")]);
+  const rules = (result.alerts?.rules ?? []).map((rule) => [
+    rule.name,
+    rule.when,
+    rule.clusters.join(",") || "every",
+    rule.notify.join(","),
+  ]);
+  const receivers = (result.alerts?.receivers ?? []).map((receiver) => [
+    receiver.name,
+    receiver.kind,
+    receiver.target,
+  ]);
   // What was skipped is on stderr, as every command says it.
   return [
     `${colors.bold("Config")}  ${file}`,
     "",
     renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors),
     ...(tokens.length ? ["", renderTable(["TOKEN", "CLUSTERS"], tokens, colors)] : []),
+    ...(rules.length
+      ? ["", renderTable(["ALERT RULE", "WHEN", "CLUSTERS", "NOTIFY"], rules, colors)]
+      : []),
+    ...(receivers.length
+      ? ["", renderTable(["RECEIVER", "KIND", "TARGET"], receivers, colors)]
+      : []),
   ].join("\n");
 }
 
