@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeTarget } from "../../src/core/alerts/receivers.ts";
+import { describeTarget } from "../../src/core/config/alerts-schema.ts";
 
 describe("a receiver's target as docklens config shows it: never in clear", () => {
   it.each([

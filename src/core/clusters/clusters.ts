@@ -1,5 +1,4 @@
-import { describeTarget } from "../alerts/receivers.ts";
-import type { AlertRule } from "../config/alerts-schema.ts";
+import { describeTarget, type AlertRule } from "../config/alerts-schema.ts";
 import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
 import { endpointHost } from "../config/endpoint.ts";
 import { callEngine, expectBody, translateEngineError } from "../engine/engine.ts";
