@@ -117,7 +117,9 @@ export const VIEWS: Record<string, AnyView> = {
         });
       },
   }),
-  events: view({ view: (render) => render.eventLine }),
+  events: view({
+    view: (render, options: Format) => render.createEventView(options.format),
+  }),
   drift: view({ view: (render) => render.driftView }),
   df: view({
     view: (render, options: { verbose?: boolean }) =>
@@ -149,6 +151,8 @@ export const VIEWS: Record<string, AnyView> = {
     },
   }),
   top: view({ view: (render) => render.processesTable }),
+  info: view({ view: (render, options: Format) => render.createInfoView(options.format) }),
+  version: view({ view: (render, options: Format) => render.createVersionView(options.format) }),
   attach: view({ raw: true, view: (render) => render.outputLine }),
   inspect: view({
     // Its view writes JSON, or a template's output, and escapes what it prints itself.

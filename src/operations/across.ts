@@ -231,11 +231,18 @@ export const ACROSS_OPERATIONS: Operation[] = [
           description: "events up to this time, then stop; same forms",
           field: "until",
         },
+        {
+          flags: "--format <template>",
+          description:
+            "docker's --format: a Go template an event ({{.Type}} {{.Action}} " +
+            "{{.Actor.Attributes.name}}, {{.Cluster}}), or json",
+        },
       ],
       examples: [
         ["docklens events", "every engine's events, as they come"],
         ["docklens events prod --since 1h --filter type=container"],
         ["docklens events --json | jq -c 'select(.Action == \"die\")'"],
+        ["docklens events --format '{{.Cluster}} {{.Action}} {{.Actor.Attributes.name}}'"],
       ],
       input: EVENTS_INPUT,
       call: async ([clusters], _, coreOptions, input) =>

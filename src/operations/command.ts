@@ -89,6 +89,11 @@ export interface CommandSpec<
   options?: readonly OptionSpec[];
   /** Without `--config` and `--json` (serve has its own). */
   bare?: boolean;
+  /**
+   * The last argument (variadic) takes options it does not know too, as docker top's
+   * `[ps OPTIONS]` (`top web -o pid,comm`).
+   */
+  rest?: boolean;
   /** Lines of the help's "Examples:": the command, then what it does. */
   examples: Array<[command: string, what?: string]>;
   /** The operation's input: the options that name a field of it are decoded into it (`call`'s `input`). */

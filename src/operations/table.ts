@@ -9,6 +9,7 @@ import { inspect } from "./inspect.ts";
 import { LIST_OPERATIONS } from "./lists.ts";
 import { commandsOf, routesOf, type Operation } from "./operation.ts";
 import { clusterDiskUsage, SELECTION_OPERATIONS } from "./selection.ts";
+import { info, version } from "./system.ts";
 import { defineCommand } from "./parts.ts";
 
 const config: Operation = {
@@ -65,11 +66,13 @@ export const OPERATIONS: Operation[] = [
   ...DETAIL_OPERATIONS,
   inspect,
   alerts,
+  info,
+  version,
 ];
 
 /** The commands of the operations, in the order the help lists them. */
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
   ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
-  ...commandsOf([inspect, alerts]),
+  ...commandsOf([inspect, alerts, info, version]),
 ];

@@ -269,6 +269,15 @@ describe("docker's habits", () => {
       ["top", "shop-web"],
       ["top", "alpha", "shop-web"],
     ],
+    // docker top CONTAINER [ps OPTIONS]: the words after the container are ps's.
+    [
+      ["top", "shop-web", "aux"],
+      ["top", "alpha", "shop-web", "--ps-args", "aux"],
+    ],
+    [
+      ["top", "shop-web", "-o", "pid,comm"],
+      ["top", "alpha", "shop-web", "--ps-args", "-o pid,comm"],
+    ],
     // logs and stats: a word that names no cluster names a container.
     [
       ["logs", "failed", "-n", "3"],

@@ -10,3 +10,4 @@ export * from "./lists.ts";
 export * from "./streams.ts";
 export * from "./selection.ts";
 export * from "./alerts.ts";
+export * from "./system.ts";
