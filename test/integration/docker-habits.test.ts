@@ -215,6 +215,50 @@ describe("info and version, as docker's, of each cluster's engine", () => {
   });
 });
 
+describe("df -v, as docker system df -v", () => {
+  it("each section has docker's columns after CLUSTER, and its rows", async () => {
+    const ours = await withConfig("df", "alpha", "-v");
+    expect(ours).toMatchObject({ code: 0, stderr: "" });
+    const theirs = await docker(engines.hostA, "system", "df", "-v");
+    /** A section's header (columns by two or more spaces) and its rows' first cells. */
+    const section = (text: string, title: string, cluster: boolean) => {
+      const lines = text
+        .split(`${title} space usage:\n\n`)[1]!
+        .split("\n\n")[0]!
+        .split("\n")
+        .filter(Boolean);
+      const cells = (line: string) =>
+        line
+          .trim()
+          .split(/\s{2,}/)
+          .slice(cluster ? 1 : 0);
+      return {
+        head: cells(lines[0]!),
+        first: lines
+          .slice(1)
+          .map((line) => cells(line)[0])
+          .sort(),
+      };
+    };
+    for (const title of ["Images", "Containers", "Local Volumes"]) {
+      const mine = section(ours.stdout, title, true);
+      const docker = section(theirs, title, false);
+      expect(mine.head, title).toEqual(docker.head);
+      expect(mine.first, title).toEqual(docker.first);
+    }
+    expect(section(ours.stdout, "Containers", true).head).toEqual([
+      "CONTAINER ID",
+      "IMAGE",
+      "COMMAND",
+      "LOCAL VOLUMES",
+      "SIZE",
+      "CREATED",
+      "STATUS",
+      "NAMES",
+    ]);
+  });
+});
+
 describe("ids for docker's own commands", () => {
   it("ps -q of one cluster prints bare ids, as docker ps -q, for docker stop $(docklens ps -q alpha)", async () => {
     const ours = (await withConfig("ps", "alpha", "-q")).stdout.trim().split("\n").sort();
