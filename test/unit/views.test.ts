@@ -151,7 +151,7 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
 
   it("Platform: os/arch to a template, docker's OCI platform object to json", () => {
     const descriptor = (platform: object) =>
-      container("web", { ImageManifestDescriptor: { platform } } as Partial<ClusterContainerItem>);
+      container("web", { ImageManifestDescriptor: { platform } });
     const amd64 = [descriptor({ architecture: "amd64", os: "linux" })];
     expect(ps("{{.Platform}}", amd64)).toBe("linux/amd64");
     expect(ps("json", amd64)).toContain('"Platform":{"architecture":"amd64","os":"linux"},');

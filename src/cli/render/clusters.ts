@@ -159,9 +159,11 @@ export function driftView(result: ListDriftResult, colors: ChalkInstance): strin
   const none = result.images.some((image) => image.drift)
     ? []
     : [
-        shared
-          ? `No reference differs: ${shared === 1 ? "the one" : `all ${shared}`} used on several clusters ${shared === 1 ? "is" : "are"} the same image on each.`
-          : "No reference differs: no image reference is used on more than one cluster.",
+        shared === 1
+          ? "No reference differs: the one used on several clusters is the same image on each."
+          : shared
+            ? `No reference differs: all ${shared} used on several clusters are the same image on each.`
+            : "No reference differs: no image reference is used on more than one cluster.",
       ];
   return [
     ...(rows.length

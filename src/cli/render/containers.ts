@@ -10,7 +10,7 @@ import { familiarReference } from "../../core/objects/references.ts";
 import { goTime, humanSize, renderTable, shortId, timeAgo, truncate } from "./format.ts";
 import { formatRows, GO_JSON, type MarshaledRow, type RowKind } from "./formatted.ts";
 import { formatPorts } from "./ports.ts";
-import { printed, type TemplateData, type TemplateValue } from "./template-run.ts";
+import { printed, type TemplateValue } from "./template-run.ts";
 
 /**
  * Colour a container state the way an operator reads it: green up, red failed or unhealthy,
