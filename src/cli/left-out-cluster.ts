@@ -29,9 +29,13 @@ export function missingArgument(
 ): string | undefined {
   if (!leadsWithCluster(spec)) return undefined;
   const given = givenValues(args).length;
-  if (given >= spec.args!.length - 1) return undefined;
+  if (given >= required(spec) - 1) return undefined;
   return spec.args![given + 1]![0].replace(/[<>.]/g, "");
 }
+
+/** How many arguments a command requires: all but an optional last (`[ps-options...]`). */
+const required = (spec: AnyCommandSpec) =>
+  spec.args!.filter(([name]) => name.startsWith("<")).length;
 
 /**
  * `args` with a leading cluster that was left out filled in with the config's only cluster; with
@@ -46,7 +50,14 @@ export function withCluster(
   if (spec.args === OPTIONAL_CONTAINER) return containerOfOnly(args, clusters, selection);
   const given = givenValues(args);
   if (!leadsWithCluster(spec)) return args;
-  if (given.length !== spec.args!.length - 1 && !namesOfOnly(spec, given, clusters)) return args;
+  // With an optional last argument (`top [cluster] <container> [ps-options...]`), a first word
+  // that names a cluster is the cluster; otherwise the cluster was left out.
+  const optional = required(spec) < spec.args!.length;
+  const named = clusters.some(({ name, id }) => given[0] === name || given[0] === String(id));
+  const clusterGiven = optional
+    ? named || given.length < required(spec) - 1
+    : given.length !== spec.args!.length - 1;
+  if (clusterGiven && !namesOfOnly(spec, given, clusters)) return args;
   if (clusters.length > 1)
     throw new DocklensError(
       "AMBIGUOUS_NAME",
@@ -55,7 +66,7 @@ export function withCluster(
   if (!clusters.length) throw new DocklensError("CLUSTER_NOT_FOUND", "no cluster to ask");
   const values = [clusters[0]!.name, ...given];
   return spec.args!.map(([name], index) =>
-    name.endsWith("...>") ? values.slice(index) : values[index],
+    /\.\.\.[>\]]$/.test(name) ? values.slice(index) : values[index],
   );
 }
 

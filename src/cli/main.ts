@@ -91,6 +91,7 @@ function addCommand(program: Command, spec: AnyCommandSpec): void {
     if (option.parse) command.option(option.flags, option.description, usageChecked(option));
     else command.option(option.flags, option.description, option.default);
   }
+  if (spec.rest) command.allowUnknownOption();
   if (spec.examples.length) command.addHelpText("after", examples(spec.examples));
   command.action(async (...params: unknown[]) => {
     const args = params.slice(0, -2);

@@ -113,8 +113,12 @@ async function runCall(spec: AnyCommandSpec, args: unknown[], options: CommandOp
       const output = error?.nothingAnswered && view ? "" : text(result, true);
       const shown = output || (view && !error?.nothingAnswered && blank?.(result));
       process.stdout.write(shown ? `${clear}${output}\n` : clear);
-      warn(result);
-      if (error) throw new DocklensError(error.code, error.message);
+      if (!error?.alone) warn(result);
+      // An error about an input field (`filter: …`) names it, for inFlags to say its flag.
+      if (error)
+        throw new DocklensError(error.code, error.message, {
+          param: /^(\w+): /.exec(error.message)?.[1],
+        });
       process.exitCode = hooks.exitCode?.(result) ?? process.exitCode;
     };
     if (options.watch) {

@@ -26,6 +26,10 @@ export const SERVE_COMMANDS = [
         description: "require Authorization: Bearer <token> (default: $DOCKLENS_TOKEN)",
       },
       {
+        flags: "--token-file <path>",
+        description: "the token, read from this file (kept out of ps, where --token shows)",
+      },
+      {
         flags: "--allowed-host <name>",
         description:
           "without a token, answer this host name too (repeatable; .example.com: every name under it)",
@@ -50,6 +54,7 @@ export const SERVE_COMMANDS = [
     examples: [
       ["docklens serve", "on http://127.0.0.1:8080"],
       ['docklens serve --host 0.0.0.0 --token "$(openssl rand -hex 32)"'],
+      ["docklens serve --host 0.0.0.0 --token-file /run/secrets/docklens-token"],
       ["curl -s localhost:8080/list/cluster | jq ."],
     ],
     action: async (_, options: ServeOptions) => (await import("./serve.ts")).serve(options),

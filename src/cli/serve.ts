@@ -5,14 +5,14 @@ import { DocklensError } from "../core/errors.ts";
 import type { Fleet } from "../core/engine/fleet.ts";
 import { openFleet, type OpenedFleet } from "../core/node/open-fleet.ts";
 import type { RequestLog } from "../server/app.ts";
+import { serveToken, tokenSource, type TokenFlags } from "./serve-token.ts";
 import { allowedHostProblem, corsProblem, HOST_NAME } from "../server/exposure.ts";
 import type { CommandOptions } from "../operations/command.ts";
 
 /** Options of `docklens serve` (docs/http-interface.md, "Running the server"). */
-export interface ServeOptions extends CommandOptions {
+export interface ServeOptions extends CommandOptions, TokenFlags {
   host: string;
   port: string;
-  token?: string;
   cors?: string;
   /** Host names answered without a token, beside loopback, addresses and `host`. */
   allowedHost?: string[];
@@ -66,6 +66,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         `${flags(problem.field)}: ${flags(problem.message)}`,
       );
   }
+  const token = serveToken(options);
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // One listener per request in flight.
   // Live: container lists from each engine's mirror, events from one subscription per engine
@@ -77,7 +78,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     watch: shutdown.signal,
   });
   try {
-    await serveFleet(opened, shutdown, options, { hostname, port, https });
+    await serveFleet(opened, shutdown, options, { hostname, port, https, token });
   } catch (error) {
     // Nodes are joined before serve listens: a failure after stops their upkeep, or it would hang.
     shutdown.abort();
@@ -86,11 +87,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 }
 
-/** Where serve listens: the address, the port (0: any), and HTTPS's certificate and key. */
+/** How serve listens: the address, the port (0: any), HTTPS's certificate and key, the token. */
 interface ListenAt {
   hostname: string;
   port: number;
   https: { cert: string; key: string } | undefined;
+  token: string | undefined;
 }
 
 /** Serve `opened`'s fleet until SIGINT or SIGTERM, then exit (see {@link serve}). */
@@ -98,7 +100,7 @@ async function serveFleet(
   opened: OpenedFleet,
   shutdown: AbortController,
   options: ServeOptions,
-  { hostname, port, https }: ListenAt,
+  { hostname, port, https, token }: ListenAt,
 ): Promise<never> {
   const { fleet } = opened;
   for (const warning of fleet.config.warnings)
@@ -114,14 +116,12 @@ async function serveFleet(
     { toNodeListener },
     { listen },
   ] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
-  const token = options.token ?? (process.env.DOCKLENS_TOKEN || undefined);
   if (options.cors !== undefined)
     usageCheck(
       "--cors",
       corsProblem(options.cors, Boolean(token) || Boolean(fleet.config.tokens?.length)),
     );
-  // The log names the token where it came from: the flag, or the environment.
-  const tokenName = options.token === undefined ? "DOCKLENS_TOKEN" : "--token";
+  const tokenName = tokenSource(options);
   const log = options.quiet
     ? false
     : (entry: RequestLog) => {

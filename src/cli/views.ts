@@ -90,7 +90,6 @@ export const VIEWS: Record<string, AnyView> = {
       (
         result: ListAllContainersResult & {
           shown?: ClusterContainerItem[];
-          newest?: boolean;
           oneCluster?: boolean;
         },
         colors,
@@ -101,27 +100,31 @@ export const VIEWS: Record<string, AnyView> = {
               full: !options.trunc,
               ...(options.quiet ? { quiet: true } : {}),
               ...("oneCluster" in result && result.oneCluster ? { oneCluster: true } : {}),
-              ...("newest" in result ? { newest: true } : {}),
               ...(options.format ? { format: options.format } : {}),
               ...(options.size ? { size: true } : {}),
             }),
   }),
   images: view({
     view:
-      (render, options: Format & { quiet?: boolean }) =>
-      (result: ListImagesResult | (ListAllImagesResult & { oneCluster?: boolean }), colors) =>
-        render.imagesTable(
-          result.images,
-          colors,
+      (render, options: Format & { quiet?: boolean; digests?: boolean }) =>
+      (result: ListImagesResult | (ListAllImagesResult & { oneCluster?: boolean }), colors) => {
+        // One cluster named mirrors its route (no `errors`); the config's only one, /list/images.
+        const oneCluster = !("errors" in result) || Boolean(result.oneCluster);
+        return render.imagesTable(result.images, colors, {
           // docker images -q prints {{.ID}} a row; across clusters each says its cluster.
-          options.quiet
-            ? "errors" in result && !result.oneCluster
-              ? "{{.Cluster}}/{{.ID}}"
-              : "{{.ID}}"
-            : options.format,
-        ),
+          ...(options.quiet
+            ? { format: oneCluster ? "{{.ID}}" : "{{.Cluster}}/{{.ID}}" }
+            : options.format === undefined
+              ? {}
+              : { format: options.format }),
+          ...(options.digests ? { digests: true } : {}),
+          oneCluster,
+        });
+      },
   }),
-  events: view({ view: (render) => render.eventLine }),
+  events: view({
+    view: (render, options: Format) => render.createEventView(options.format),
+  }),
   drift: view({ view: (render) => render.driftView }),
   df: view({
     view: (render, options: { verbose?: boolean }) =>
@@ -157,6 +160,8 @@ export const VIEWS: Record<string, AnyView> = {
     },
   }),
   top: view({ view: (render) => render.processesTable }),
+  info: view({ view: (render, options: Format) => render.createInfoView(options.format) }),
+  version: view({ view: (render, options: Format) => render.createVersionView(options.format) }),
   attach: view({ raw: true, view: (render) => render.outputLine }),
   inspect: view({
     // Its view writes JSON, or a template's output, and escapes what it prints itself.

@@ -4,6 +4,7 @@ import type { CoreOptions } from "../core/engine/fleet.ts";
 import type { Operation } from "./operation.ts";
 import {
   ACROSS_ERRORS,
+  ALL_IMAGES_QUERY,
   acrossHooks,
   CLUSTERS_ARG,
   CLUSTERS_QUERY,
@@ -22,7 +23,11 @@ import { WATCH_SCHEMAS } from "./bodies/watch.ts";
 import { containerWatch, WATCH_QUERY } from "./watch.ts";
 
 const PS_INPUT = { cluster: CLUSTERS_QUERY, ...CONTAINER_LIST_INPUT };
-const IMAGES_INPUT = { cluster: CLUSTERS_QUERY, filter: filterQuery("images") };
+const IMAGES_INPUT = {
+  cluster: CLUSTERS_QUERY,
+  filter: filterQuery("images"),
+  all: ALL_IMAGES_QUERY,
+};
 const EVENTS_INPUT = {
   cluster: CLUSTERS_QUERY,
   since: { kind: "time", description: "Events since this time (the engines keep a backlog)" },
@@ -104,7 +109,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
           : undefined,
       input: PS_INPUT,
       call: async ([clusters], options, coreOptions, { filter: filters }) => {
-        const { listAllContainers, psDefault } = await import("../core/containers/containers.ts");
+        const { listAllContainers, newestFirst, psDefault } =
+          await import("../core/containers/containers.ts");
         const body = await listAllContainers({
           ...coreOptions,
           clusters,
@@ -114,7 +120,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
         const last = options.latest && options.last === undefined ? 1 : (options.last ?? 0);
         // -n and -l: the last created of every state, as docker's; its JSON body holds them alone.
         if (last > 0) {
-          const shown = lastCreated(body.containers, last);
+          const shown = newestFirst(body.containers).slice(0, last);
           const ids = new Set(shown.map((container) => container.Id));
           if (options.json)
             return {
@@ -122,7 +128,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
               running: body.running.filter((item) => ids.has(item.Id)),
               containers: shown,
             };
-          return { ...body, shown, newest: true, oneCluster: asksOne(clusters, coreOptions) };
+          return { ...body, shown, oneCluster: asksOne(clusters, coreOptions) };
         }
         // Without -a, the table lists what docker ps does; --json prints the route's body.
         if (options.json) return body;
@@ -143,7 +149,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
       schema: "AllImageList",
       errors: ACROSS_ERRORS,
       query: IMAGES_INPUT,
-      run: async (_, context) => (await images()).listAllImages(listOptions(context)),
+      run: async (_, context) =>
+        (await images()).listAllImages({ ...listOptions(context), all: context.input.all }),
     }),
     command: defineCommand({
       name: ["images"],
@@ -151,6 +158,11 @@ export const ACROSS_OPERATIONS: Operation[] = [
       args: [CLUSTERS_ARG],
       options: [
         filterOption("images"),
+        {
+          flags: "-a, --all",
+          description: "intermediate images too, as docker images -a",
+          field: "all",
+        },
         {
           flags: "-q, --quiet",
           description:
@@ -162,6 +174,7 @@ export const ACROSS_OPERATIONS: Operation[] = [
             "docker's --format: a Go template a row ({{.Repository}}, {{json .}}), json, or " +
             "table TEMPLATE; docker's fields and {{.Cluster}}",
         },
+        { flags: "--digests", description: "a DIGEST column, a row per digest, as docker's" },
       ],
       examples: [
         ["docklens images local"],
@@ -169,11 +182,12 @@ export const ACROSS_OPERATIONS: Operation[] = [
         ["docklens images --filter dangling=true"],
       ],
       input: IMAGES_INPUT,
-      call: async ([clusters], options, coreOptions, { filter: filters }) => {
+      call: async ([clusters], options, coreOptions, { filter: filters, all }) => {
         const { listAllImages, listImages } = await images();
         // One cluster mirrors /list/:cluster/images; none or several, /list/images.
-        if (clusters.length === 1) return listImages(clusters[0]!, { ...coreOptions, filters });
-        const body = await listAllImages({ ...coreOptions, clusters, filters });
+        if (clusters.length === 1)
+          return listImages(clusters[0]!, { ...coreOptions, filters, all });
+        const body = await listAllImages({ ...coreOptions, clusters, filters, all });
         return options.json ? body : { ...body, oneCluster: asksOne(clusters, coreOptions) };
       },
       hooks: ([clusters]) => acrossHooks(clusters),
@@ -217,11 +231,18 @@ export const ACROSS_OPERATIONS: Operation[] = [
           description: "events up to this time, then stop; same forms",
           field: "until",
         },
+        {
+          flags: "--format <template>",
+          description:
+            "docker's --format: a Go template an event ({{.Type}} {{.Action}} " +
+            "{{.Actor.Attributes.name}}, {{.Cluster}}), or json",
+        },
       ],
       examples: [
         ["docklens events", "every engine's events, as they come"],
         ["docklens events prod --since 1h --filter type=container"],
         ["docklens events --json | jq -c 'select(.Action == \"die\")'"],
+        ["docklens events --format '{{.Cluster}} {{.Action}} {{.Actor.Attributes.name}}'"],
       ],
       input: EVENTS_INPUT,
       call: async ([clusters], _, coreOptions, input) =>
@@ -276,14 +297,6 @@ function parseLast(value: string): number {
   if (!/^-?\d+$/.test(value))
     throw new Error(`expected a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
-}
-
-/**
- * The `n` last created containers, newest first, as `docker ps -n` lists them: by `Created`;
- * of one second, in the engine's order (newest first, to the nanosecond), clusters by id.
- */
-function lastCreated<T extends { Created: string }>(containers: readonly T[], n: number): T[] {
-  return [...containers].sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created)).slice(0, n);
 }
 
 /** Whether a command asks one cluster: one named, or none named of a config that has one. */

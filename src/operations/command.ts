@@ -47,6 +47,8 @@ export interface Failure extends ErrorBody {
    * the lines on stderr; `--json` still prints the route's body.
    */
   nothingAnswered?: boolean;
+  /** The error says it all (every cluster refused the user's input alike): no line per cluster. */
+  alone?: boolean;
 }
 
 /** What a command may add to printing its result. */
@@ -89,6 +91,11 @@ export interface CommandSpec<
   options?: readonly OptionSpec[];
   /** Without `--config` and `--json` (serve has its own). */
   bare?: boolean;
+  /**
+   * The last argument (variadic) takes options it does not know too, as docker top's
+   * `[ps OPTIONS]` (`top web -o pid,comm`).
+   */
+  rest?: boolean;
   /** Lines of the help's "Examples:": the command, then what it does. */
   examples: Array<[command: string, what?: string]>;
   /** The operation's input: the options that name a field of it are decoded into it (`call`'s `input`). */

@@ -104,7 +104,12 @@ export const processes: Operation = {
   command: defineCommand({
     name: ["top"],
     description: "list the processes of a running container, like docker top",
-    args: [CLUSTER_ARG, CONTAINER_ARG],
+    args: [
+      CLUSTER_ARG,
+      CONTAINER_ARG,
+      ["[ps-options...]", "options of ps, as docker top takes them (aux, -o pid,comm)"],
+    ],
+    rest: true,
     options: [
       {
         flags: "--ps-args <args>",
@@ -117,14 +122,27 @@ export const processes: Operation = {
         description: "allow ps's e and show NAME=value words that look like secrets",
       },
     ],
-    examples: [["docklens top local web"], ['docklens top local web --ps-args "-o pid,comm"']],
+    examples: [
+      ["docklens top local web"],
+      ["docklens top local web -o pid,comm", "ps's options after the container, as docker top"],
+      ["docklens top web aux", "the config's only cluster"],
+      ['docklens top local web --ps-args "-o pid,comm"'],
+    ],
     input: PROCESSES_INPUT,
-    call: async (args, options, coreOptions, input) =>
-      (await import("../core/containers/processes.ts")).listProcesses(itemArgs(args), {
-        ...coreOptions,
-        psArgs: input.ps_args,
-        ...(options.showSecrets ? { showSecrets: true } : {}),
-      }),
+    check: ([, , psOptions], options) =>
+      psOptions?.length && options.psArgs !== "-ef"
+        ? "give ps's options after the container or as --ps-args, not both"
+        : undefined,
+    call: async ([cluster, container, psOptions], options, coreOptions, input) =>
+      (await import("../core/containers/processes.ts")).listProcesses(
+        itemArgs([cluster, container]),
+        {
+          ...coreOptions,
+          // docker top CONTAINER [ps OPTIONS]: the words after the container, as ps gets them.
+          psArgs: psOptions?.length ? psOptions.join(" ") : input.ps_args,
+          ...(options.showSecrets ? { showSecrets: true } : {}),
+        },
+      ),
   }),
 };
 

@@ -4,12 +4,14 @@ import type { ListClustersResult } from "../core/clusters/clusters.ts";
 import type { Operation } from "./operation.ts";
 import {
   acrossHooks,
+  ALL_IMAGES_QUERY,
   CLUSTER_ARG,
   clusterList,
   CONTAINER_LIST_INPUT,
   containerListOptions,
   defineCommand,
   filterOption,
+  filterQuery,
   LIST_ERRORS,
   SIZE_OPTION,
   WATCH_OPTION,
@@ -19,10 +21,7 @@ import { defineRoute } from "./route.ts";
 
 const clusters = () => import("../core/clusters/clusters.ts");
 const containers = () => import("../core/containers/containers.ts");
-const clusterImages = clusterList(
-  "images",
-  async () => (await import("../core/objects/images.ts")).listImages,
-);
+const IMAGE_LIST_INPUT = { filter: filterQuery("images"), all: ALL_IMAGES_QUERY };
 const networks = clusterList(
   "networks",
   async () => (await import("../core/objects/networks.ts")).listNetworks,
@@ -180,8 +179,13 @@ export const LIST_OPERATIONS: Operation[] = [
       summary: "The images of a cluster, each with the number of containers that use it",
       schema: "ImageList",
       errors: LIST_ERRORS,
-      query: clusterImages.input,
-      run: clusterImages.run,
+      query: IMAGE_LIST_INPUT,
+      run: async (params, context) =>
+        (await import("../core/objects/images.ts")).listImages(params.cluster!, {
+          ...context,
+          filters: context.input.filter,
+          all: context.input.all,
+        }),
     }),
   },
 ];

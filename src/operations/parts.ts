@@ -110,8 +110,9 @@ const errorsIn = (result: object): readonly ClusterError[] =>
  * How a command across clusters reports the clusters it could not ask (`refs`, or all of the
  * config's), one rule for all (docs/guide/cli.md): when some failed, the table of the others
  * and one warning line each on stderr, exit 0; when every cluster asked failed, no table, the
- * warnings and `no cluster answered` on stderr, exit 1 (`--json` prints the body, exit 1). The
- * failures are the body's `errors` unless `errorsOf` reads them elsewhere.
+ * warnings and `no cluster answered` on stderr, exit 1 (`--json` prints the body, exit 1); when
+ * every one refused the user's input (`INVALID_QUERY`: a filter value), that error alone, as a
+ * usage error. The failures are the body's `errors` unless `errorsOf` reads them elsewhere.
  */
 export function acrossHooks<T extends object>(
   refs: readonly string[],
@@ -125,6 +126,10 @@ export function acrossHooks<T extends object>(
       if (!errors.length) return undefined;
       const { resolveClusters } = await import("../core/engine/fleet.ts");
       if (errors.length < resolveClusters(refs, coreOptions).length) return undefined;
+      // Every engine refused the user's input (a filter value): the user's error, said once.
+      const [first] = errors;
+      if (errors.every(({ error }) => error.code === "INVALID_QUERY"))
+        return { ...first!.error, nothingAnswered: true, alone: true };
       return {
         code: errors[0]!.error.code,
         message: `no cluster answered (${errors.length} failed)`,
@@ -155,6 +160,12 @@ export function listOptions<C extends CoreOptions>(
 ) {
   return { ...context, filters: context.input.filter, clusters: context.input.cluster ?? [] };
 }
+
+/** `all` of the image lists: intermediate images too, as `docker images -a` lists them. */
+export const ALL_IMAGES_QUERY = {
+  kind: "boolean",
+  description: "Intermediate images too, as docker images -a lists them",
+} as const satisfies FieldDecl;
 
 /** `size`: the container lists with each container's sizes, as `docker ps --size` asks. */
 export const SIZE_QUERY = {

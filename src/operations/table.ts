@@ -10,6 +10,7 @@ import { inspect } from "./inspect.ts";
 import { LIST_OPERATIONS } from "./lists.ts";
 import { commandsOf, routesOf, type Operation } from "./operation.ts";
 import { clusterDiskUsage, SELECTION_OPERATIONS } from "./selection.ts";
+import { info, version } from "./system.ts";
 import { defineCommand } from "./parts.ts";
 
 const config: Operation = {
@@ -66,6 +67,8 @@ export const OPERATIONS: Operation[] = [
   ...DETAIL_OPERATIONS,
   inspect,
   alerts,
+  info,
+  version,
   ...HISTORY_OPERATIONS,
 ];
 
@@ -73,5 +76,5 @@ export const OPERATIONS: Operation[] = [
 export const OPERATION_COMMANDS: AnyCommandSpec[] = [
   ...commandsOf([...LIST_OPERATIONS, ...ACROSS_OPERATIONS, ...SELECTION_OPERATIONS, config, index]),
   ...DETAIL_COMMANDS,
-  ...commandsOf([inspect, alerts, ...HISTORY_OPERATIONS]),
+  ...commandsOf([inspect, alerts, info, version, ...HISTORY_OPERATIONS]),
 ];

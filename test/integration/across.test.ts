@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { compareStrings } from "../../src/core/compare.ts";
 import { BIN, cli, cliJson, docker, dockerIds, engines } from "./helpers.ts";
 import { serverForFile } from "./server-helpers.ts";
 
@@ -46,7 +45,7 @@ describe("docklens ps and /list/containers", () => {
     ).toEqual(ids(body.containers));
   });
 
-  it("prints a table with a CLUSTER column, sorted by cluster id then name; a failed cluster is a line on stderr", async () => {
+  it("prints a table with a CLUSTER column, newest first as docker ps; a failed cluster is a line on stderr", async () => {
     const result = await withConfig("ps");
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
@@ -56,10 +55,14 @@ describe("docklens ps and /list/containers", () => {
     const rows = lines
       .slice(1)
       .map((line) => [line.split(/\s+/)[0]!, line.match(/(\S+)(?:\s+shop)?$/)![1]!]);
-    // alpha is cluster 1, bravo 7: by cluster id, then names in the natural order.
-    expect(rows).toEqual(
-      [...rows].sort(([c1, n1], [c2, n2]) => compareStrings(c1!, c2!) || compareStrings(n1!, n2!)),
-    );
+    // Each engine's containers in docker ps's order (newest first), the clusters' merged by time.
+    for (const [cluster, host] of [
+      ["alpha", engines.hostA],
+      ["bravo", engines.hostB],
+    ] as const)
+      expect(rows.filter(([name]) => name === cluster).map(([, container]) => container)).toEqual(
+        (await docker(host, "ps", "--format", "{{.Names}}")).split("\n"),
+      );
     expect(lines.find((line) => / shop-web\s+shop$/.test(line))).toMatch(/^alpha /);
     expect(result.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^docklens: dead: cannot reach/),

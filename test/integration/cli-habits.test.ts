@@ -45,7 +45,7 @@ describe("ps lists what docker ps lists", () => {
   });
 
   it("with a status filter, the table lists the stopped containers it matches", async () => {
-    const result = await withConfig("ps", "alpha", "-f", "status=exited");
+    const result = await withConfig("ps", "alpha", "bravo", "-f", "status=exited");
     expect(result.stdout).toMatch(/^alpha\s.*\sfailed$/m);
   });
 });
@@ -107,6 +107,23 @@ describe("one rule for every command across clusters", () => {
         expect.stringMatching(/^docklens: hang: .* did not answer within/),
       ]);
       expect(result.code).toBe(0);
+    },
+  );
+});
+
+describe("a filter value the engines refuse is the user's error", () => {
+  it.each([[["ps", "alpha", "bravo"]], [["ps"]], [["containers", "alpha"]], [["images"]]])(
+    "%j -f before=nope: one line naming the filter, no cluster blamed, exit 2 as any bad flag value",
+    async (args) => {
+      const config = await configOf("refusing.json", ["alpha", "bravo"]);
+      const result = await cli([...args, "-f", "before=nope", "--config", config]);
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: expect.stringMatching(
+          /^docklens: --filter: before=nope: not a value the engine takes \(.*nope.*\)\n$/,
+        ),
+      });
     },
   );
 });
@@ -251,6 +268,15 @@ describe("docker's habits", () => {
     [
       ["top", "shop-web"],
       ["top", "alpha", "shop-web"],
+    ],
+    // docker top CONTAINER [ps OPTIONS]: the words after the container are ps's.
+    [
+      ["top", "shop-web", "aux"],
+      ["top", "alpha", "shop-web", "--ps-args", "aux"],
+    ],
+    [
+      ["top", "shop-web", "-o", "pid,comm"],
+      ["top", "alpha", "shop-web", "--ps-args", "-o pid,comm"],
     ],
     // logs and stats: a word that names no cluster names a container.
     [

@@ -48,6 +48,217 @@ describe("tables", () => {
   });
 });
 
+describe("newest first, as docker lists containers", () => {
+  /** The NAMES column (or `header`'s) of a table, found by its header. */
+  const names = (table: string, header = "NAMES") => {
+    const [head, ...rows] = table.trimEnd().split("\n");
+    const at = head!.search(new RegExp(`(?<= )${header}(?= |$)`));
+    return rows.map((row) => row.slice(at).split(/\s{2,}/)[0]);
+  };
+
+  it("ps, ps -a and ps -q of one cluster: docker's order, and no CLUSTER column, as docker's", async () => {
+    for (const all of [[], ["-a"]]) {
+      const table = await withConfig("ps", "alpha", ...all);
+      expect(table.stdout).toMatch(/^CONTAINER ID\s+IMAGE\s/);
+      expect(names(table.stdout)).toEqual(
+        (await docker(engines.hostA, "ps", ...all, "--format", "{{.Names}}")).split("\n"),
+      );
+      const ids = await withConfig("ps", "alpha", ...all, "-q");
+      expect(ids.stdout.trim()).toBe(await docker(engines.hostA, "ps", ...all, "-q"));
+    }
+  });
+
+  it("ps of a config of one cluster has no CLUSTER column either; images neither", async () => {
+    const one = await configOf("one-cluster.json", ["alpha"]);
+    const [ps, images] = await Promise.all([cli(["ps", "-c", one]), cli(["images", "-c", one])]);
+    expect(ps.stdout).toMatch(/^CONTAINER ID\s+IMAGE\s/);
+    expect(images.stdout).toMatch(/^REPOSITORY\s+TAG\s/);
+  });
+
+  it("ps of several clusters: newest first, each with its CLUSTER", async () => {
+    const table = await withConfig("ps", "alpha", "bravo", "-a");
+    expect(table.stdout).toMatch(/^CLUSTER\s+CONTAINER ID\s/);
+    const created = await withConfig("ps", "alpha", "bravo", "-a", "--format", "{{.CreatedAt}}");
+    const times = created.stdout
+      .trim()
+      .split("\n")
+      .map((line) => Date.parse(line.slice(0, 25)));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it("stats --no-stream of one cluster lists its containers in docker stats's order", async () => {
+    const ours = await withConfig("stats", "alpha", "--no-stream");
+    const theirs = await docker(engines.hostA, "stats", "--no-stream", "--format", "{{.Name}}");
+    // docklens stats leaves paused containers out: the order of the others is docker's.
+    const mine = names(ours.stdout, "NAME");
+    expect(mine.length).toBeGreaterThanOrEqual(3);
+    expect(mine).toEqual(theirs.split("\n").filter((name) => mine.includes(name)));
+  });
+});
+
+describe("images: docker's -a and --digests", () => {
+  it("images -a -q of one cluster is docker images -a -q", async () => {
+    const ours = await withConfig("images", "alpha", "-a", "-q");
+    expect(ours.code).toBe(0);
+    expect(ours.stdout.trim().split("\n").sort()).toEqual(
+      (await docker(engines.hostA, "images", "-a", "-q")).split("\n").sort(),
+    );
+  });
+
+  it("images --digests: docker's DIGEST column and rows", async () => {
+    const table = await withConfig("images", "alpha", "--digests");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^REPOSITORY\s+TAG\s+DIGEST\s+IMAGE ID\s+CREATED\s+SIZE\s/);
+    const format = "{{.Repository}} {{.Tag}} {{.Digest}} {{.ID}}";
+    const ours = await withConfig("images", "alpha", "--digests", "--format", format);
+    expect(ours.stdout.trim().split("\n").sort()).toEqual(
+      (await docker(engines.hostA, "images", "--digests", "--format", format)).split("\n").sort(),
+    );
+  });
+});
+
+describe("events --format, as docker events --format", () => {
+  /** Every event of alpha's backlog up to a second ago, by docklens and by docker. */
+  const both = async (ours: string, theirs = ours) => {
+    const range = ["--since", "1", "--until", String(Math.floor(Date.now() / 1000) - 1)];
+    return Promise.all([
+      withConfig("events", "alpha", ...range, "--format", ours),
+      docker(engines.hostA, "events", ...range, "--format", theirs),
+    ]);
+  };
+
+  it("a template an event, docker's fields", async () => {
+    const [ours, theirs] = await both(
+      "{{.Type}} {{.Action}} {{.Actor.ID}} {{.Time}} {{.TimeNano}} {{.Scope}}",
+    );
+    expect(ours).toMatchObject({ code: 0, stderr: "" });
+    expect(theirs.split("\n").length).toBeGreaterThan(2);
+    expect(ours.stdout.trim()).toBe(theirs);
+    const [cluster] = await both("{{.Cluster}}", "{{.Type}}");
+    expect(new Set(cluster.stdout.trim().split("\n"))).toEqual(new Set(["alpha"]));
+  });
+
+  it("json: each event as the engine sent it, with its cluster", async () => {
+    const [ours, theirs] = await both("json", "{{json .}}");
+    expect(ours).toMatchObject({ code: 0, stderr: "" });
+    const events = ours.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.every((event) => event.cluster.name === "alpha")).toBe(true);
+    expect(events.map(({ cluster: _, ...event }) => event)).toEqual(
+      theirs.split("\n").map((line) => JSON.parse(line)),
+    );
+  });
+});
+
+describe("top CONTAINER [ps OPTIONS], as docker top", () => {
+  /** A table's words, a line each: columns aligned otherwise than docker's. */
+  const words = (text: string) =>
+    text
+      .trim()
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/).join(" "));
+
+  it.each([[["-o", "pid,comm"]], [["-o", "pid,ppid,comm"]]])(
+    "top alpha shop-web %j prints docker top's processes",
+    async (psOptions) => {
+      // shop-web runs one process: the same in both reads.
+      const ours = await withConfig("top", "alpha", "shop-web", ...psOptions);
+      expect(ours).toMatchObject({ code: 0, stderr: "" });
+      expect(words(ours.stdout)).toEqual(
+        words(await docker(engines.hostA, "top", "shop-web", ...psOptions)),
+      );
+    },
+  );
+
+  it("ps's options after the container and --ps-args together is a usage error; ps's e is refused", async () => {
+    const both = await withConfig("top", "alpha", "web", "aux", "--ps-args", "-o pid");
+    expect(both).toMatchObject({ code: 2, stdout: "" });
+    expect(both.stderr).toMatch(/--ps-args, not both/);
+    expect(await withConfig("top", "alpha", "web", "auxe")).toMatchObject({ code: 2, stdout: "" });
+  });
+});
+
+describe("info and version, as docker's, of each cluster's engine", () => {
+  it("info alpha --format is docker info --format; the table docker info's Server section", async () => {
+    const format =
+      "{{.ServerVersion}} {{.Containers}} {{.Images}} {{.Driver}} {{.NCPU}} {{.OSType}}";
+    const ours = await withConfig("info", "alpha", "--format", format);
+    expect(ours).toMatchObject({ code: 0, stderr: "" });
+    expect(ours.stdout.trim()).toBe(await docker(engines.hostA, "info", "--format", format));
+    const version = await docker(engines.hostA, "info", "--format", "{{.ServerVersion}}");
+    const table = await withConfig("info", "alpha");
+    expect(table.stdout.split("\n")).toContain(` Server Version: ${version}`);
+    expect(table.stdout).toMatch(/^Cluster: alpha\nServer:\n Containers: \d+\n {2}Running: \d+$/m);
+    // --json: the body of the route it mirrors.
+    const json = JSON.parse((await withConfig("info", "alpha", "--json")).stdout);
+    expect(json).toMatchObject({ cluster: { name: "alpha" }, docker: { ServerVersion: version } });
+    const all = await withConfig("info", "alpha", "--format", "{{.Name}}");
+    expect(all.stdout.trim()).toBe(await docker(engines.hostA, "info", "--format", "{{.Name}}"));
+  });
+
+  it("version alpha --format is docker version --format of the server; the table its sections", async () => {
+    const format = "{{.Server.Version}} {{.Server.APIVersion}} {{.Server.Os}}/{{.Server.Arch}}";
+    const ours = await withConfig("version", "alpha", "--format", format);
+    expect(ours).toMatchObject({ code: 0, stderr: "" });
+    expect(ours.stdout.trim()).toBe(await docker(engines.hostA, "version", "--format", format));
+    const table = await cli(["version", "-c", await configOf("two.json", ["alpha", "bravo"])]);
+    expect(table.stdout).toMatch(/^Client: docklens\n Version: \d+\.\d+/);
+    expect(table.stdout).toMatch(/^Server: alpha\n Version: \S+\n API version: 1\.\d+ /m);
+    expect(table.stdout).toMatch(/^Server: bravo$/m);
+    const json = JSON.parse((await withConfig("version", "alpha", "--json")).stdout);
+    expect(json.versions[0]).toMatchObject({
+      cluster: { name: "alpha" },
+      version: { ApiVersion: expect.any(String) },
+    });
+  });
+});
+
+describe("df -v, as docker system df -v", () => {
+  it("each section has docker's columns after CLUSTER, and its rows", async () => {
+    const ours = await withConfig("df", "alpha", "-v");
+    expect(ours).toMatchObject({ code: 0, stderr: "" });
+    const theirs = await docker(engines.hostA, "system", "df", "-v");
+    /** A section's header (columns by two or more spaces) and its rows' first cells. */
+    const section = (text: string, title: string, cluster: boolean) => {
+      const lines = text
+        .split(`${title} space usage:\n\n`)[1]!
+        .split("\n\n")[0]!
+        .split("\n")
+        .filter(Boolean);
+      const cells = (line: string) =>
+        line
+          .trim()
+          .split(/\s{2,}/)
+          .slice(cluster ? 1 : 0);
+      return {
+        head: cells(lines[0]!),
+        first: lines
+          .slice(1)
+          .map((line) => cells(line)[0])
+          .sort(),
+      };
+    };
+    for (const title of ["Images", "Containers", "Local Volumes"]) {
+      const mine = section(ours.stdout, title, true);
+      const docker = section(theirs, title, false);
+      expect(mine.head, title).toEqual(docker.head);
+      expect(mine.first, title).toEqual(docker.first);
+    }
+    expect(section(ours.stdout, "Containers", true).head).toEqual([
+      "CONTAINER ID",
+      "IMAGE",
+      "COMMAND",
+      "LOCAL VOLUMES",
+      "SIZE",
+      "CREATED",
+      "STATUS",
+      "NAMES",
+    ]);
+  });
+});
+
 describe("ids for docker's own commands", () => {
   it("ps -q of one cluster prints bare ids, as docker ps -q, for docker stop $(docklens ps -q alpha)", async () => {
     const ours = (await withConfig("ps", "alpha", "-q")).stdout.trim().split("\n").sort();
@@ -232,5 +443,40 @@ describe("config", () => {
       { name: "ops", clusters: ["*"] },
       { name: "team-b", clusters: ["bravo", "br*"] },
     ]);
+  });
+
+  it("lists the alert rules and receivers, where each sends described, never in clear", async () => {
+    const body = JSON.parse(await readFile(await configOf("alerting.json", ["alpha"]), "utf8"));
+    const config = await writeConfig("alerting.json", {
+      ...body,
+      alerts: {
+        receivers: [
+          { name: "chat", slack: "https://hooks.slack.com/services/T0/B0/s3cr3t" },
+          { name: "am", alertmanager: "http://user:pa55@127.0.0.1:9093" },
+          { name: "hook", webhook: { env: "HOOK_URL" } },
+        ],
+        rules: [
+          { name: "crashed", when: "exited", notify: ["chat"] },
+          { name: "sick", when: "unhealthy", cluster: "alpha" },
+        ],
+      },
+    });
+    const result = await cli(["config", "--config", config]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toMatch(/^ALERT RULE\s+WHEN\s+CLUSTERS\s+NOTIFY$/m);
+    expect(result.stdout).toMatch(/^crashed\s+exited\s+every\s+chat$/m);
+    expect(result.stdout).toMatch(/^sick\s+unhealthy\s+alpha\s+chat,am,hook$/m);
+    expect(result.stdout).toMatch(/^RECEIVER\s+KIND\s+TARGET$/m);
+    expect(result.stdout).toMatch(/^chat\s+slack\s+https:\/\/hooks\.slack\.com\/<redacted>$/m);
+    expect(result.stdout).toMatch(/^am\s+alertmanager\s+http:\/\/127\.0\.0\.1:9093$/m);
+    expect(result.stdout).toMatch(/^hook\s+webhook\s+\$HOOK_URL$/m);
+    const json = await cli(["config", "--config", config, "--json"]);
+    expect(json.stdout).not.toMatch(/s3cr3t|pa55/);
+    expect(JSON.parse(json.stdout).alerts.receivers).toEqual([
+      { name: "chat", kind: "slack", target: "https://hooks.slack.com/<redacted>" },
+      { name: "am", kind: "alertmanager", target: "http://127.0.0.1:9093" },
+      { name: "hook", kind: "webhook", target: "$HOOK_URL" },
+    ]);
+    expect(result.stdout).not.toMatch(/s3cr3t|pa55/);
   });
 });

@@ -121,7 +121,7 @@ describe("docker's filters", () => {
       ],
       [
         "/list/alpha/containers?filter=before%3Dnope",
-        /^filter: the engine refused it: no such container nope/,
+        /^filter: before=nope: not a value the engine takes \(no such container nope\)/,
       ],
       [
         "/list/alpha/networks?filter=scope%3Dgalaxy",

@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { once } from "node:events";
 import { request } from "node:http";
 import { connect, createServer } from "node:net";
@@ -83,6 +85,37 @@ describe("docklens serve", () => {
       signal: "SIGINT",
       message: "finishing in-flight requests",
     });
+  });
+
+  it("--token-file: the token from a file, trimmed, not in the arguments; unreadable or empty is a usage error", async () => {
+    const file = join(engines.tmp, "serve.token");
+    await writeFile(file, "f1le-t0k3n\n");
+    try {
+      const { child, line, stderr } = await spawnServe(["--json", "--token-file", file]);
+      const port = Number(new URL(JSON.parse(line).url).port);
+      expect(child.spawnargs.join(" ")).not.toContain("f1le-t0k3n");
+      expect((await raw(port, "/detail")).status).toBe(401);
+      const headers = { authorization: "Bearer f1le-t0k3n" };
+      expect((await raw(port, "/detail", { headers })).status).toBe(200);
+      child.kill("SIGTERM");
+      await once(child, "exit");
+      expect(stderr()).not.toContain("f1le-t0k3n");
+      await writeFile(file, " \n");
+      for (const [args, message] of [
+        [
+          ["--token-file", join(engines.tmp, "nope.token")],
+          "--token-file: cannot read the file (no such file)",
+        ],
+        [["--token-file", engines.tmp], "--token-file: cannot read the file (is a directory)"],
+        [["--token-file", file], "--token-file: the file is empty"],
+        [["--token-file", file, "--token", "t"], "--token-file: give it or --token, not both"],
+      ] as const) {
+        const result = await cli(["serve", "--port", "0", ...args, "--config", engines.configPath]);
+        expect(result).toEqual({ code: 2, stdout: "", stderr: `docklens: ${message}\n` });
+      }
+    } finally {
+      await rm(file, { force: true });
+    }
   });
 
   it("logs the path and parameter names: no value of a refused request nor of a secret's name; DOCKLENS_TOKEN by name", async () => {

@@ -1,6 +1,7 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import { containersTable, psTable } from "../../src/cli/render/containers.ts";
+import { driftView } from "../../src/cli/render/clusters.ts";
 import { imagesTable } from "../../src/cli/render/lists.ts";
 import { statsRow } from "../../src/cli/render/streams.ts";
 import { wantsSize } from "../../src/operations/parts.ts";
@@ -86,7 +87,8 @@ describe("sizes in each column's docker units", () => {
 });
 
 describe("--format of ps, containers and images, as docker's formatter", () => {
-  const ps = (format: string, items = [container("web"), container("db", { Labels: {} })]) =>
+  // Created in one second: listed as given (the engine's order), db then web.
+  const ps = (format: string, items = [container("db", { Labels: {} }), container("web")]) =>
     psTable(items, colors, { format }, NOW);
 
   it.each([
@@ -147,6 +149,26 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
     expect(ps("{{json .}}")).toBe(ps("json"));
   });
 
+  it("Platform: os/arch to a template, docker's OCI platform object to json", () => {
+    const descriptor = (platform: object) =>
+      container("web", { ImageManifestDescriptor: { platform } });
+    const amd64 = [descriptor({ architecture: "amd64", os: "linux" })];
+    expect(ps("{{.Platform}}", amd64)).toBe("linux/amd64");
+    expect(ps("json", amd64)).toContain('"Platform":{"architecture":"amd64","os":"linux"},');
+    const arm = [
+      descriptor({ os: "linux", variant: "v8", architecture: "arm64", "os.features": [] }),
+    ];
+    expect(ps("{{.Platform}}", arm)).toBe("linux/arm64/v8");
+    expect(JSON.parse(ps("{{json .}}", arm)).Platform).toEqual({
+      architecture: "arm64",
+      os: "linux",
+      variant: "v8",
+    });
+    expect(ps("{{json .}}", arm)).toContain(
+      '"Platform":{"architecture":"arm64","os":"linux","variant":"v8"}',
+    );
+  });
+
   it("table: docker's header names, columns aligned as docker's tabwriter does", () => {
     expect(ps('table {{.Names}}\\t{{.Label "com.example-x_y"}}\\t{{.Status}}\\t{{.Labels}}')).toBe(
       [
@@ -159,7 +181,7 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
     // `table` alone, or an empty format, is the command's own table.
     expect(ps("")).toBe(ps("table"));
     expect(ps("table")).toBe(
-      psTable([container("web"), container("db", { Labels: {} })], colors, {}, NOW),
+      psTable([container("db", { Labels: {} }), container("web")], colors, {}, NOW),
     );
   });
 
@@ -256,7 +278,7 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
       imagesTable(
         images,
         colors,
-        "{{.Cluster}} {{.Repository}}:{{.Tag}} {{.ID}} {{.Size}} {{.Digest}}",
+        { format: "{{.Cluster}} {{.Repository}}:{{.Tag}} {{.ID}} {{.Size}} {{.Digest}}" },
         NOW,
       ),
     ).toBe(
@@ -268,18 +290,28 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
       ].join("\n"),
     );
     expect(
-      imagesTable([images[0]!], colors, "{{.Repository}} {{.Digest}}", NOW).split("\n")[1],
+      imagesTable([images[0]!], colors, { format: "{{.Repository}} {{.Digest}}" }, NOW).split(
+        "\n",
+      )[1],
     ).toBe(`alpine sha256:${"c".repeat(64)}`);
     expect(
       imagesTable(
         [images[1]!],
         colors,
-        "{{.Containers}} {{.SharedSize}} {{.UniqueSize}} {{.VirtualSize}} {{.CreatedSince}}",
+        {
+          format:
+            "{{.Containers}} {{.SharedSize}} {{.UniqueSize}} {{.VirtualSize}} {{.CreatedSince}}",
+        },
         NOW,
       ),
     ).toBe("2 100B 412B 512B About an hour ago");
     expect(
-      imagesTable(images, colors, "table {{.Repository}}\\t{{.CreatedSince}}\\t{{.Size}}", NOW),
+      imagesTable(
+        images,
+        colors,
+        { format: "table {{.Repository}}\\t{{.CreatedSince}}\\t{{.Size}}" },
+        NOW,
+      ),
     ).toBe(
       [
         "REPOSITORY      CREATED             SIZE",
@@ -288,7 +320,7 @@ describe("--format of ps, containers and images, as docker's formatter", () => {
         "<none>          About an hour ago   512B",
       ].join("\n"),
     );
-    expect(() => imagesTable(images, colors, "{{.Names}}", NOW)).toThrow(
+    expect(() => imagesTable(images, colors, { format: "{{.Names}}" }, NOW)).toThrow(
       /in type \*formatter\.imageContext/,
     );
   });
@@ -300,5 +332,36 @@ describe("the CLI's table of views (cli/views.ts)", () => {
     const { OPERATION_COMMANDS } = await import("../../src/operations/table.ts");
     const ids = OPERATION_COMMANDS.filter((spec) => spec.call).map((spec) => spec.name.join(" "));
     expect(Object.keys(VIEWS).sort()).toEqual([...ids].sort());
+  });
+});
+
+describe("drift", () => {
+  const engines = [{ cluster: { id: 1, name: "alpha" }, version: "28.5.1" }];
+  const same = {
+    reference: "local/app:1",
+    clusters: [
+      { cluster: { id: 1, name: "alpha" }, imageIds: [`sha256:${"a".repeat(64)}`] },
+      { cluster: { id: 2, name: "bravo" }, imageIds: [`sha256:${"a".repeat(64)}`] },
+    ],
+    drift: false,
+  };
+
+  it("with no reference shared, says that none differs, not an empty header", () => {
+    const text = driftView({ images: [], engines, errors: [] }, colors);
+    expect(text).not.toMatch(/REFERENCE/);
+    expect(text.split("\n")[0]).toBe(
+      "No reference differs: no image reference is used on more than one cluster.",
+    );
+  });
+
+  it("with shared references that all mean one image, the table and that none differs", () => {
+    const text = driftView({ images: [same], engines, errors: [] }, colors);
+    expect(text).toMatch(/^local\/app:1\s+alpha\s+aaaaaaaaaaaa\s+same$/m);
+    expect(text).toMatch(
+      /^No reference differs: the one used on several clusters is the same image on each\.$/m,
+    );
+    expect(
+      driftView({ images: [{ ...same, drift: true }], engines, errors: [] }, colors),
+    ).not.toMatch(/No reference differs/);
   });
 });

@@ -96,8 +96,9 @@ export function clusterDetail(result: InspectClusterResult, colors: ChalkInstanc
 }
 
 /**
- * `docklens config`: the config file used (or why none), every cluster with its source, and the
- * scoped tokens of `serve` with the cluster globs each sees.
+ * `docklens config`: the config file used (or why none), every cluster with its source, the
+ * scoped tokens of `serve` with the cluster globs each sees, and the alert rules and receivers
+ * (where each sends, described, never in clear).
  */
 export function configView(result: DescribeConfigResult, colors: ChalkInstance): string {
   const file =
@@ -110,18 +111,35 @@ export function configView(result: DescribeConfigResult, colors: ChalkInstance):
     cluster.context ? `${cluster.source} ${cluster.context}` : cluster.source,
   ]);
   const tokens = result.tokens.map((token) => [token.name, token.clusters.join(",")]);
+  const rules = (result.alerts?.rules ?? []).map((rule) => [
+    rule.name,
+    rule.when,
+    rule.clusters.join(",") || "every",
+    rule.notify.join(","),
+  ]);
+  const receivers = (result.alerts?.receivers ?? []).map((receiver) => [
+    receiver.name,
+    receiver.kind,
+    receiver.target,
+  ]);
   // What was skipped is on stderr, as every command says it.
   return [
     `${colors.bold("Config")}  ${file}`,
     "",
     renderTable(["ID", "CLUSTER", "ENDPOINT", "SOURCE"], rows, colors),
     ...(tokens.length ? ["", renderTable(["TOKEN", "CLUSTERS"], tokens, colors)] : []),
+    ...(rules.length
+      ? ["", renderTable(["ALERT RULE", "WHEN", "CLUSTERS", "NOTIFY"], rules, colors)]
+      : []),
+    ...(receivers.length
+      ? ["", renderTable(["RECEIVER", "KIND", "TARGET"], receivers, colors)]
+      : []),
   ].join("\n");
 }
 
 /**
- * `docklens drift`: each shared reference, the image it is on each cluster, drift in red; then
- * the engines' versions.
+ * `docklens drift`: each shared reference, the image it is on each cluster, drift in red (or a
+ * line saying that no reference differs); then the engines' versions.
  */
 export function driftView(result: ListDriftResult, colors: ChalkInstance): string {
   const rows = result.images.flatMap((image) =>
@@ -137,8 +155,21 @@ export function driftView(result: ListDriftResult, colors: ChalkInstance): strin
     engine.cluster.name,
     versions.size > 1 ? colors.yellow(engine.version) : engine.version,
   ]);
+  const shared = result.images.length;
+  const none = result.images.some((image) => image.drift)
+    ? []
+    : [
+        shared === 1
+          ? "No reference differs: the one used on several clusters is the same image on each."
+          : shared
+            ? `No reference differs: all ${shared} used on several clusters are the same image on each.`
+            : "No reference differs: no image reference is used on more than one cluster.",
+      ];
   return [
-    renderTable(["REFERENCE", "CLUSTER", "IMAGE ID", "STATE"], rows, colors),
+    ...(rows.length
+      ? [renderTable(["REFERENCE", "CLUSTER", "IMAGE ID", "STATE"], rows, colors)]
+      : []),
+    ...none,
     "",
     renderTable(["CLUSTER", "ENGINE"], engines, colors),
   ].join("\n");

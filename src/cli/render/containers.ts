@@ -1,13 +1,16 @@
 // Containers as docker ps shows them: one cluster's (`containers`) or every cluster's (`ps`).
 import type { ChalkInstance } from "chalk";
-import { compareStrings } from "../../core/compare.ts";
-import type { ClusterContainerItem, ContainerItem } from "../../core/containers/containers.ts";
+import {
+  newestFirst,
+  type ClusterContainerItem,
+  type ContainerItem,
+} from "../../core/containers/containers.ts";
 import { groupProjects, projectOf } from "../../core/containers/projects.ts";
 import { familiarReference } from "../../core/objects/references.ts";
 import { goTime, humanSize, renderTable, shortId, timeAgo, truncate } from "./format.ts";
-import { formatRows, type RowKind } from "./formatted.ts";
+import { formatRows, GO_JSON, type MarshaledRow, type RowKind } from "./formatted.ts";
 import { formatPorts } from "./ports.ts";
-import { printed, type TemplateData, type TemplateValue } from "./template-run.ts";
+import { printed, type TemplateValue } from "./template-run.ts";
 
 /**
  * Colour a container state the way an operator reads it: green up, red failed or unhealthy,
@@ -107,23 +110,20 @@ export interface PsView {
   full?: boolean;
   /** `-q`: an id a line, `cluster/id` unless `oneCluster`. */
   quiet?: boolean;
-  /** One cluster was named: `-q` prints bare ids, as docker ps does, for `docker stop $(…)`. */
+  /**
+   * One cluster asked (named, or a config's only one): `-q` prints bare ids, as docker ps does,
+   * for `docker stop $(…)`, and the table has no CLUSTER column, as docker's has none.
+   */
   oneCluster?: boolean;
-  /** In the order given (newest first: `-n`, `-l`), not by cluster then name. */
-  newest?: boolean;
   /** docker's `--format`: a template (`{{.Cluster}} {{.Names}}`), `json`, or `table ...`. */
   format?: string;
   /** `--size`: docker ps -s's SIZE column. */
   size?: boolean;
 }
 
-/** Order of `ps`: by cluster id, as every list across clusters, then container name. */
-function byClusterThenName(a: ClusterContainerItem, b: ClusterContainerItem): number {
-  return a.cluster.id - b.cluster.id || compareStrings(containerName(a), containerName(b));
-}
-
 /**
- * `docklens ps`: docker ps's columns after a CLUSTER column, sorted by cluster then name, and a
+ * `docklens ps`: docker ps's columns after a CLUSTER column (none for one cluster), newest first
+ * as docker lists them (those of one second by cluster id, then in the engine's order), and a
  * PROJECT column when any container belongs to a compose project or stack.
  */
 export function psTable(
@@ -132,7 +132,8 @@ export function psTable(
   view: PsView = {},
   now = Date.now(),
 ): string {
-  const sorted = view.newest ? containers : [...containers].sort(byClusterThenName);
+  const sorted = newestFirst(containers);
+  const across = !view.oneCluster;
   if (view.quiet)
     return sorted
       .map((container) => {
@@ -143,12 +144,12 @@ export function psTable(
   const table = () => {
     const projects = sorted.some((container) => projectOf(container) !== undefined);
     const rows = sorted.map((container) => [
-      container.cluster.name,
+      ...(across ? [container.cluster.name] : []),
       ...containerRow(container, colors, now, view),
       ...(projects ? [projectOf(container) ?? ""] : []),
     ]);
     return renderTable(
-      ["CLUSTER", ...columns(view.size), ...(projects ? ["PROJECT"] : [])],
+      [...(across ? ["CLUSTER"] : []), ...columns(view.size), ...(projects ? ["PROJECT"] : [])],
       rows,
       colors,
     );
@@ -199,7 +200,7 @@ const PS_KIND: RowKind = {
 function containerData(
   container: ContainerItem,
   { now, trunc }: { now: number; trunc: boolean },
-): TemplateData {
+): MarshaledRow {
   const names = container.Names.map((name) => name.replace(/^\//, ""));
   const labels = container.Labels ?? {};
   const platform = (
@@ -235,7 +236,24 @@ function containerData(
     Platform: platform
       ? [platform.os, platform.architecture, platform.variant].filter(Boolean).join("/")
       : null,
+    // {{json .}} writes docker's *Platform, an OCI platform: its fields in Go's order, the
+    // optional ones when set.
+    [GO_JSON]: { Platform: platform ? ociPlatform(platform) : null },
   };
+}
+
+/** Whether Go's `omitempty` keeps a value: a non-empty string or list. */
+const isSet = (value: unknown) => (Array.isArray(value) ? value.length > 0 : Boolean(value));
+
+/** An OCI platform as json.Marshal writes ocispec.Platform (architecture, os, then the optional). */
+function ociPlatform(platform: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    ["architecture", "os", "os.version", "os.features", "variant"].flatMap((key) =>
+      key === "architecture" || key === "os" || isSet(platform[key])
+        ? [[key, platform[key] ?? ""]]
+        : [],
+    ),
+  );
 }
 
 /** docker's `Image` field: an image id cut short, or (cut) the familiar name without a digest. */

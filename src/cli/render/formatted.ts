@@ -19,6 +19,15 @@ export interface RowKind {
   type: string;
 }
 
+/**
+ * A row's fields as json.Marshal writes them where that differs from what a template prints
+ * (docker's `Platform`: `linux/amd64` to `{{.Platform}}`, an object to `{{json .}}`).
+ */
+export const GO_JSON: unique symbol = Symbol("MarshalJSON");
+
+/** A row whose `{{json .}}` writes some fields otherwise than templates print them. */
+export type MarshaledRow = TemplateData & { [GO_JSON]?: Record<string, unknown> };
+
 const text = (value: TemplateValue) => (typeof value === "string" ? value : printed(value));
 const count = (value: TemplateValue) => Number(value);
 
@@ -68,10 +77,11 @@ function goJson(value: TemplateValue): string {
     json.replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return escape(JSON.stringify(value));
+  const marshaled = (value as MarshaledRow)[GO_JSON] ?? {};
   const fields = Object.keys(value)
     .filter((key) => typeof value[key] !== "function" && value[key] !== undefined)
     .sort()
-    .map((key) => [key, value[key]]);
+    .map((key) => [key, key in marshaled ? marshaled[key] : value[key]]);
   return escape(JSON.stringify(Object.fromEntries(fields))).replace(
     /[<>&]/g,
     (c) => `\\u00${c.charCodeAt(0).toString(16)}`,

@@ -11,3 +11,4 @@ export * from "./streams.ts";
 export * from "./selection.ts";
 export * from "./alerts.ts";
 export * from "./history.ts";
+export * from "./system.ts";

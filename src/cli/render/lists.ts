@@ -44,6 +44,20 @@ export function volumesTable(
   return renderTable(["DRIVER", "VOLUME NAME", "SCOPE", "CREATED", "LABELS"], rows, colors);
 }
 
+/** What `docklens images` shows of the images it was given. */
+export interface ImagesView {
+  /** docker's `--format`: a template (`{{.Cluster}} {{.Repository}}`), `json`, or `table ...`. */
+  format?: string;
+  /** One cluster asked (named, or a config's only one): no CLUSTER column, as docker's has none. */
+  oneCluster?: boolean;
+  /** `--digests`: docker's DIGEST column, a row per digest. */
+  digests?: boolean;
+}
+
+/** docker images's table with `--digests` (defaultImageTableFormatWithDigest), and CONTAINERS. */
+const DIGESTS_TABLE =
+  "table {{.Repository}}\t{{.Tag}}\t{{.Digest}}\t{{.ID}}\t{{.CreatedSince}}\t{{.Size}}\t{{.Containers}}";
+
 /**
  * `docklens images`: docker images's columns (a row per tag; `<none>` for an untagged image) and
  * how many containers use each; a CLUSTER column first when the images come from several. With
@@ -52,12 +66,22 @@ export function volumesTable(
 export function imagesTable(
   images: Array<ImageItem & { cluster?: { name: string } }>,
   colors: ChalkInstance,
-  format?: string,
+  { format, oneCluster, digests }: ImagesView = {},
   now = Date.now(),
 ): string {
-  const table = () => imageColumns(images, colors, now);
-  if (format === undefined) return table();
-  const wantsDigest = format.includes("{{.Digest}}");
+  const across = !oneCluster && images.some((image) => image.cluster);
+  const table = () => imageColumns(images, colors, now, across);
+  // With --digests, docker's digest table, or a table template that lacks {{.Digest}} gets it.
+  const template =
+    digests && (format === undefined || format === "table")
+      ? across
+        ? DIGESTS_TABLE.replace("table ", "table {{.Cluster}}\t")
+        : DIGESTS_TABLE
+      : digests && format?.startsWith("table") && !format.includes("{{.Digest}}")
+        ? `${format}\t{{.Digest}}`
+        : format;
+  if (template === undefined) return table();
+  const wantsDigest = Boolean(digests) || template.includes("{{.Digest}}");
   const rows = images.flatMap((image) =>
     imageRows(image, wantsDigest).map(([repository, tag, digest]) => ({
       ...imageData(image, now),
@@ -67,7 +91,7 @@ export function imagesTable(
       Cluster: image.cluster?.name ?? "",
     })),
   );
-  return formatRows(format, rows, IMAGE_KIND, table);
+  return formatRows(template, rows, IMAGE_KIND, table);
 }
 
 /** The fields of docker's image formatter (cli/command/formatter/image.go), and their headers. */
@@ -155,8 +179,8 @@ function imageColumns(
   images: Array<ImageItem & { cluster?: { name: string } }>,
   colors: ChalkInstance,
   now: number,
+  across: boolean,
 ): string {
-  const across = images.some((image) => image.cluster);
   const rows = images.flatMap((image) => {
     const tags = image.RepoTags?.filter((tag) => tag !== "<none>:<none>") ?? [];
     return (tags.length ? tags : ["<none>:<none>"]).map((tag) => {

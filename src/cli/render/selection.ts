@@ -5,27 +5,25 @@ import type { AllStatsResult } from "../../core/containers/all-stats.ts";
 import type { ClusterRef } from "../../core/engine/across-clusters.ts";
 import type { LogStatusLine } from "../../core/containers/follow-merged-logs.ts";
 import type { MergedLogLine, ReadMergedLogsResult } from "../../core/containers/merged-logs.ts";
-import { compareStrings } from "../../core/compare.ts";
-import { humanSize, renderTable, shortId } from "./format.ts";
+import { humanSize, renderTable } from "./format.ts";
 import { inPlace, outputLine, STATS_HEAD, statsRow } from "./streams.ts";
+import { psTable } from "./containers.ts";
+import { imagesTable } from "./lists.ts";
 
 /**
- * `docklens stats` of many containers: `docker stats` with a CLUSTER column, sorted by cluster
- * then name; with `stream` on a terminal each round redraws the last one in place.
+ * `docklens stats` of many containers: `docker stats` with a CLUSTER column, in the selection's
+ * order (newest first, as docker stats lists them); with `stream` on a terminal each round
+ * redraws the last one in place.
  */
 export function createAllStatsView(
   stream: boolean,
 ): (result: AllStatsResult, colors: ChalkInstance) => string {
   const draw = inPlace(stream);
   return (result, colors) => {
-    const rows = [...result.stats]
-      .sort(
-        (a, b) => a.cluster.id - b.cluster.id || compareStrings(a.container.name, b.container.name),
-      )
-      .map((item) => [
-        item.cluster.name,
-        ...statsRow(item.container.id, item.container.name, item.summary),
-      ]);
+    const rows = result.stats.map((item) => [
+      item.cluster.name,
+      ...statsRow(item.container.id, item.container.name, item.summary),
+    ]);
     return draw(renderTable(["CLUSTER", ...STATS_HEAD], rows, colors));
   };
 }
@@ -92,6 +90,14 @@ export function createMergedLogsView(
     "lines" in item ? item.lines.map((line) => one(line, colors)).join("\n") : one(item, colors);
 }
 
+/** docker system df -v's images and containers (cli/command/formatter/disk_usage.go), with CLUSTER. */
+const DF_IMAGES =
+  "table {{.Cluster}}\\t{{.Repository}}\\t{{.Tag}}\\t{{.ID}}\\t{{.CreatedSince}}\\t{{.Size}}" +
+  "\\t{{.SharedSize}}\\t{{.UniqueSize}}\\t{{.Containers}}";
+const DF_CONTAINERS =
+  "table {{.Cluster}}\\t{{.ID}}\\t{{.Image}}\\t{{.Command}}\\t{{.LocalVolumes}}\\t{{.Size}}" +
+  "\\t{{.RunningFor}}\\t{{.Status}}\\t{{.Names}}";
+
 /**
  * `docklens df`: the rows of `docker system df` with a CLUSTER column (one cluster's result names
  * its cluster in `cluster`); with `verbose`, each
@@ -120,35 +126,26 @@ export function diskUsageView(
       renderTable(["CLUSTER", "TYPE", "TOTAL", "ACTIVE", "SIZE", "RECLAIMABLE"], rows, colors),
     ];
     if (!verbose) return tables[0]!;
+    // Each kind as docker system df -v lists it (its formatter's default tables), after CLUSTER;
+    // the engine's Unix seconds as the lists give times.
+    const created = (item: object) => {
+      const at = (item as { Created?: unknown }).Created;
+      return typeof at === "number" ? new Date(at * 1000).toISOString() : at;
+    };
     const images = clusters.flatMap((entry) =>
-      (entry.raw.Images ?? []).map((image) => {
-        const item = image as typeof image & { Id?: string; RepoTags?: string[] | null };
-        return [
-          name(entry),
-          item.RepoTags?.[0] ?? "<none>",
-          shortId(item.Id),
-          humanSize(Number(item.Size ?? 0), 3),
-          humanSize(Number(item.SharedSize ?? 0)),
-          String(item.Containers ?? 0),
-        ];
-      }),
-    );
+      (entry.raw.Images ?? []).map((image) => ({
+        ...image,
+        Created: created(image),
+        cluster: { name: name(entry) },
+      })),
+    ) as unknown as Parameters<typeof imagesTable>[0];
     const containers = clusters.flatMap((entry) =>
-      (entry.raw.Containers ?? []).map((container) => {
-        const item = container as typeof container & {
-          Id?: string;
-          Names?: string[];
-          Status?: string;
-        };
-        return [
-          name(entry),
-          shortId(item.Id),
-          humanSize(Number(item.SizeRw ?? 0), 3),
-          item.Status ?? "",
-          (item.Names?.[0] ?? "").replace(/^\//, ""),
-        ];
-      }),
-    );
+      (entry.raw.Containers ?? []).map((container) => ({
+        ...container,
+        Created: created(container),
+        cluster: entry.cluster ?? { id: 0, name: "" },
+      })),
+    ) as unknown as Parameters<typeof psTable>[0];
     const volumes = clusters.flatMap((entry) =>
       (entry.raw.Volumes ?? []).map((volume) => {
         const item = volume as typeof volume & { Name?: string };
@@ -160,16 +157,10 @@ export function diskUsageView(
         ];
       }),
     );
-    const section = (title: string, head: string[], body: string[][]) =>
-      `${title} space usage:\n\n${renderTable(["CLUSTER", ...head], body, colors)}`;
     tables.push(
-      section(
-        "Images",
-        ["REPOSITORY:TAG", "IMAGE ID", "SIZE", "SHARED SIZE", "CONTAINERS"],
-        images,
-      ),
-      section("Containers", ["CONTAINER ID", "SIZE", "STATUS", "NAMES"], containers),
-      section("Local Volumes", ["VOLUME NAME", "LINKS", "SIZE"], volumes),
+      `Images space usage:\n\n${imagesTable(images, colors, { format: DF_IMAGES })}`,
+      `Containers space usage:\n\n${psTable(containers, colors, { format: DF_CONTAINERS })}`,
+      `Local Volumes space usage:\n\n${renderTable(["CLUSTER", "VOLUME NAME", "LINKS", "SIZE"], volumes, colors)}`,
     );
     return tables.join("\n\n");
   };

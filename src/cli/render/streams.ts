@@ -7,7 +7,10 @@ import type { ReadLogsResult } from "../../core/containers/logs.ts";
 import type { ListProcessesResult } from "../../core/containers/processes.ts";
 import type { StatsSample, StatsSummary } from "../../core/containers/stats.ts";
 import type { ClusterEvent, EventStatus } from "../../core/clusters/events.ts";
+import { toJsonText } from "../../core/json.ts";
 import { bytesSize, humanSize, renderTable, shortId } from "./format.ts";
+import { formatRows, type RowKind } from "./formatted.ts";
+import type { TemplateData } from "./template-run.ts";
 
 /** A line of logs or attach output: its time when asked for; stderr lines marked, red on a TTY. */
 export function outputLine(line: OutputLine | AttachLine, colors: ChalkInstance): string {
@@ -95,6 +98,48 @@ export function processesTable(result: ListProcessesResult, colors: ChalkInstanc
  * `2026-11-22T10:00:00.123456789Z alpha container start 0b5b110b833d (image=…, name=web)`; a
  * cluster that drops out or comes back says so.
  */
+/** The fields of docker's events.Message, as `docker events --format` templates name them. */
+const EVENT_KIND: RowKind = {
+  type: "events.Message",
+  headers: Object.fromEntries(
+    ["Status", "ID", "From", "Type", "Action", "Actor", "Scope", "Time", "TimeNano", "Cluster"].map(
+      (field) => [field, field.toUpperCase()],
+    ),
+  ),
+};
+
+/**
+ * `docklens events`: each event as {@link eventLine} prints it, or with `format` as docker events
+ * --format prints it: a Go template on docker's events.Message (`{{.Actor.Attributes.name}}`,
+ * `{{.Cluster}}` besides), `json` the event as the engine sent it (with its cluster). Status
+ * lines (an engine that went or came back) print as they do without.
+ */
+export function createEventView(
+  format: string | undefined,
+): (item: ClusterEvent | EventStatus, colors: ChalkInstance) => string {
+  if (format === undefined) return eventLine;
+  return (item, colors) => {
+    if (isStatus(item)) return eventLine(item, colors);
+    if (/^\s*(json|\{\{\s*json\s+\.\s*\}\})\s*$/.test(format)) return toJsonText(item);
+    const event = item;
+    const data: TemplateData = {
+      Status: (event.status as string | undefined) ?? "",
+      ID: (event.id as string | undefined) ?? "",
+      From: (event.from as string | undefined) ?? "",
+      Type: (event.Type as string | undefined) ?? "",
+      Action: (event.Action as string | undefined) ?? "",
+      Actor: (event.Actor as TemplateData | undefined) ?? { ID: "", Attributes: {} },
+      Scope: (event.scope as string | undefined) ?? "",
+      Time: Number(event.time ?? 0),
+      // Nanoseconds past 2^53: whole, as the engine wrote them.
+      TimeNano: String((event.timeNano as number | bigint | undefined) ?? 0),
+      Cluster: event.cluster.name,
+    };
+    return formatRows(format, [data], EVENT_KIND, () => eventLine(item, colors));
+  };
+}
+
+/** An event as `docklens events` prints it: time, cluster, type, action, actor and attributes. */
 export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstance): string {
   if (isStatus(item)) {
     if (item.status === "truncated")

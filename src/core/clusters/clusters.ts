@@ -1,3 +1,4 @@
+import { describeTarget, type AlertRule } from "../config/alerts-schema.ts";
 import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
 import { endpointHost } from "../config/endpoint.ts";
 import { callEngine, expectBody, translateEngineError } from "../engine/engine.ts";
@@ -202,6 +203,12 @@ export interface DescribeConfigResult {
   warnings: string[];
   /** The tokens of `serve` that see only some clusters: names and globs, never values or hashes. */
   tokens: Array<{ name: string; clusters: string[] }>;
+  /** The alert rules (with their defaults) and receivers, each target described, never in clear. */
+  alerts?: {
+    url?: string;
+    receivers: Array<{ name: string; kind: string; target: string }>;
+    rules: AlertRule[];
+  };
 }
 
 /**
@@ -231,5 +238,18 @@ export function describeConfig(options: CoreOptions): DescribeConfigResult {
     })),
     warnings: config.warnings,
     tokens: (config.tokens ?? []).map(({ name, clusters }) => ({ name, clusters })),
+    ...(config.alerts
+      ? {
+          alerts: {
+            ...(config.alerts.url ? { url: config.alerts.url } : {}),
+            receivers: config.alerts.receivers.map(({ name, kind, target }) => ({
+              name,
+              kind,
+              target: describeTarget(target),
+            })),
+            rules: config.alerts.rules,
+          },
+        }
+      : {}),
   };
 }

@@ -22,7 +22,7 @@ export interface ContainerStatsItem {
 
 /** Body of `GET /stats` (docs/http-interface.md, "GET /stats"), and each line of its stream. */
 export interface AllStatsResult {
-  /** In cluster id order, then as each engine lists its containers. */
+  /** Newest first, as docker stats lists them: of one second, by cluster id, then the engine's order. */
   stats: ContainerStatsItem[];
   errors: SelectionError[];
 }

@@ -15,6 +15,7 @@ export {
   listAllContainers,
   listContainers,
   listMirroredContainers,
+  newestFirst,
   psDefault,
   toContainerItem,
 } from "./list-containers.ts";

@@ -200,6 +200,22 @@ export function psDefault<T extends ContainerItem>(
     : containers.filter((container) => UP_STATES.has(container.State));
 }
 
+/**
+ * Containers newest first, as `docker ps` lists them: by `Created` (whole seconds); those of one
+ * second keep the order given (a cluster list's is the engine's, newest first to the nanosecond;
+ * an across-cluster list's, by cluster id).
+ * @example
+ * ```ts
+ * const { containers } = await listAllContainers({ fleet });
+ * newestFirst(containers)[0]; // the last created container of every cluster
+ * ```
+ */
+export function newestFirst<T extends Pick<ContainerItem, "Created">>(
+  containers: readonly T[],
+): T[] {
+  return [...containers].sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created));
+}
+
 function isRunning(container: ContainerItem): boolean {
   return container.State === "running";
 }

@@ -5,7 +5,12 @@ import { MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { resolveCluster } from "../engine/fleet.ts";
 import { compileContainerFilters } from "../hub/container-filter.ts";
 import { readMirroredContainer } from "../hub/container-mirror.ts";
-import { listAllContainers, listContainers, type ContainerItem } from "./containers.ts";
+import {
+  listAllContainers,
+  listContainers,
+  newestFirst,
+  type ContainerItem,
+} from "./containers.ts";
 import { projectOf } from "./projects.ts";
 
 /**
@@ -53,7 +58,10 @@ export interface SelectedContainer {
 /** A cluster that could not be asked, or (with `container`) one container that could not be read. */
 export type SelectionError = ClusterError & { container?: { id: string; name: string } };
 
-/** The containers chosen, in cluster id order, and the clusters that could not be asked. */
+/**
+ * The containers chosen, newest first as docker lists them (those of one second by cluster id),
+ * and the clusters that could not be asked.
+ */
 export interface SelectContainersResult {
   containers: SelectedContainer[];
   errors: SelectionError[];
@@ -77,7 +85,7 @@ export async function selectContainers(
 ): Promise<SelectContainersResult> {
   checkProject(options.project);
   const { containers, errors } = await listAllContainers(options);
-  const matched = containers.filter((item) => chooses(item, options));
+  const matched = newestFirst(containers).filter((item) => chooses(item, options));
   const max = selectionBound(options);
   if (matched.length > max && !options.newest)
     throw new DocklensError(
@@ -85,22 +93,11 @@ export async function selectContainers(
       `the selection matches ${matched.length} containers, more than ${max}: ` +
         "narrow it (cluster, filter, project)",
     );
-  const kept = matched.length > max ? newestOf(matched, max) : matched;
   return {
-    containers: kept.map((item) => ({ cluster: item.cluster, ...identity(item) })),
+    containers: matched.slice(0, max).map((item) => ({ cluster: item.cluster, ...identity(item) })),
     errors,
     matched: matched.length,
   };
-}
-
-/** The `max` most recently created of `items` (ISO 8601 `Created`), in their own order. */
-function newestOf<T extends { Created: string }>(items: readonly T[], max: number): T[] {
-  const kept = new Set(
-    [...items]
-      .sort((a, b) => (a.Created < b.Created ? 1 : a.Created > b.Created ? -1 : 0))
-      .slice(0, max),
-  );
-  return items.filter((item) => kept.has(item));
 }
 
 /**

@@ -1,4 +1,10 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
+import {
+  acrossClusters,
+  type AcrossClustersOptions,
+  type ClusterError,
+  type ClusterRef,
+} from "./across-clusters.ts";
 import { callEngine, expectBody } from "./engine.ts";
 import type { CoreOptions, EngineSlot } from "./fleet.ts";
 
@@ -33,6 +39,30 @@ export async function readEngineVersion(
   );
   versions.set(slot, version);
   return version;
+}
+
+/** Each engine's `/version` by cluster, and the clusters that could not be asked. */
+export interface ReadEngineVersionsResult {
+  versions: Array<{ cluster: ClusterRef; version: EngineVersion }>;
+  errors: ClusterError[];
+}
+
+/**
+ * The `/version` of every cluster's engine (or of `options.clusters`), as `docker version` shows
+ * its server's; clusters that fail are in `errors`.
+ * @example
+ * ```ts
+ * const { versions } = await readEngineVersions({ fleet, clusters: ["prod"] });
+ * console.log(versions[0]?.version.Version); // "28.5.1"
+ * ```
+ */
+export async function readEngineVersions(
+  options: AcrossClustersOptions,
+): Promise<ReadEngineVersionsResult> {
+  const { results, errors } = await acrossClusters(options, (cluster) =>
+    readEngineVersion(cluster, options),
+  );
+  return { versions: results.map(({ cluster, value }) => ({ cluster, version: value })), errors };
 }
 
 /**

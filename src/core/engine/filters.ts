@@ -158,16 +158,24 @@ const REFUSED_FILTER = /filter|no such (container|image)|error while looking up/
 
 /**
  * How a list call with `filters` is made: the engine query, and the engine's refusal of a filter
- * value (a 400 or 404, or a 500 that says so) as the user's `INVALID_QUERY`, not an engine failure.
+ * value (a 400 or 404, or a 500 that says so) as the user's `INVALID_QUERY` naming the filter (the
+ * one whose value the engine's words name, else all), not an engine failure.
  */
 export function filteredCall(filters: EngineFilters | undefined): {
   query: Record<string, string>;
   statuses?: StatusErrors;
 } {
   if (!filters) return { query: {} };
+  const entries = Object.entries(filters).flatMap(([key, values]) =>
+    values.map((value) => ({ entry: `${key}=${value}`, value })),
+  );
   const refused = {
     code: "INVALID_QUERY" as const,
-    message: (engine: string) => `filter: the engine refused it: ${engine}`,
+    message: (engine: string) => {
+      const named = entries.filter(({ value }) => value && engine.includes(value));
+      const shown = (named.length ? named : entries).map(({ entry }) => entry).join(", ");
+      return `filter: ${shown}: not a value the engine takes (${engine})`;
+    },
     param: "filter",
   };
   return {

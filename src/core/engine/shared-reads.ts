@@ -23,6 +23,7 @@ export type EngineRead =
   | { kind: "container" | "image" | "volume" | "network"; name: string }
   | { kind: "containers" | "images" | "volumes" | "networks"; filters: Filters | undefined }
   | { kind: "containers"; filters: Filters | undefined; size: boolean }
+  | { kind: "images"; filters: Filters | undefined; all: boolean }
   | { kind: "version" | "info" }
   | { kind: "disk-usage"; types: readonly string[] | undefined }
   | { kind: "across"; read: EngineRead; clusters: readonly number[] }
@@ -59,6 +60,8 @@ export function readKey(read: EngineRead): ReadKey {
         read.kind,
         sameFilters(read.filters),
         ...("size" in read && read.size ? ["size"] : []),
+        // Intermediate images too (`all=true`): another list.
+        ...("all" in read && read.all ? ["all"] : []),
       ]) as ReadKey;
     case "version":
     case "info":

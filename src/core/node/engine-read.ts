@@ -124,7 +124,7 @@ export const READS: ReadonlyMap<string, AllowedRead> = new Map<string, AllowedRe
       stream: "always",
     },
   ],
-  ["/images/json", { query: { filters: filters("images") } }],
+  ["/images/json", { query: { all: BOOLEAN, filters: filters("images") } }],
   ["/images/{image}/json", { query: {} }],
   ["/volumes", { query: { filters: filters("volumes") } }],
   ["/volumes/{volume}", { query: {} }],

@@ -49,9 +49,15 @@ export async function inspectImage(
   return (await inspectObject("image", input, options)) as InspectImageResult;
 }
 
+/** Options of {@link listImages} and {@link listAllImages}. */
+export interface ListImagesOptions extends ListOptions {
+  /** Intermediate images too, as `docker images -a` lists them. */
+  all?: boolean;
+}
+
 /**
  * The images of a cluster as `docker images` lists them (tagged and dangling, not intermediate
- * layers), or those docker's filters keep, each with how many containers use it: the engine's
+ * layers unless `all`), or those docker's filters keep, each with how many containers use it: the engine's
  * container list, asked beside the images, is where that count comes from. References are
  * given as `docker images` shows them (familiar: `docker.io/local/app:1` is `local/app:1`).
  * @example
@@ -60,9 +66,13 @@ export async function inspectImage(
  * console.log(images.filter((image) => image.Containers === 0).length, "unused");
  * ```
  */
-export async function listImages(cluster: string, options: ListOptions): Promise<ListImagesResult> {
+export async function listImages(
+  cluster: string,
+  options: ListImagesOptions,
+): Promise<ListImagesResult> {
   const config = resolveCluster(cluster, options);
-  const { query, statuses } = filteredCall(options.filters);
+  const { query: filtered, statuses } = filteredCall(options.filters);
+  const query = options.all ? { ...filtered, all: "true" } : filtered;
   const [items, { containers }] = await Promise.all([
     callEngine(
       config,
@@ -74,7 +84,7 @@ export async function listImages(cluster: string, options: ListOptions): Promise
         ),
       {
         ...options,
-        read: { kind: "images", filters: options.filters },
+        read: { kind: "images", filters: options.filters, all: options.all === true },
         ...(statuses ? { statuses } : {}),
       },
     ),
@@ -104,9 +114,10 @@ export async function listImages(cluster: string, options: ListOptions): Promise
  * ```
  */
 export async function listAllImages(
-  options: ListOptions & AcrossClustersOptions,
+  options: ListImagesOptions & AcrossClustersOptions,
 ): Promise<ListAllImagesResult> {
-  return shareAcross(options, { kind: "images", filters: options.filters }, async (shared) => {
+  const read = { kind: "images", filters: options.filters, all: options.all === true } as const;
+  return shareAcross(options, read, async (shared) => {
     const { results, errors } = await acrossClusters(shared, async (config, cluster) =>
       (await listImages(String(config.id), shared)).images.map((image) => ({ ...image, cluster })),
     );
