@@ -121,7 +121,8 @@ describe("docker's filters", () => {
       ],
       [
         "/list/alpha/containers?filter=before%3Dnope",
-        /^filter: the engine refused it: no such container nope/,
+        // Docker 28's words (20.10 said "no such container nope").
+        /^filter: the engine refused it: No such container: nope/,
       ],
       [
         "/list/alpha/networks?filter=scope%3Dgalaxy",
