@@ -8,6 +8,44 @@
 ENGINE_PACKAGES=(dockerd=docker.io docker=docker.io /bin/busybox=busybox-static ps=procps
   openssl=openssl jq=jq curl=curl)
 
+# Docker from Debian unstable, the engine users run today beside bookworm's 20.10 (docker.io,
+# docker-cli, containerd and docker-init's tini-static), for engine.sh's --docker MAJOR: fetched
+# with apt-get download from the machine's Debian mirror, with its keyring, and unpacked with
+# dpkg-deb -x into the checkout's .cache/docker-MAJOR (gitignored; reused when there), installing
+# nothing. Its runc is bookworm's (/usr/sbin/runc, of the runc package docker.io installs):
+# unstable's (1.3) and trixie's (1.1.15) need glibc 2.38, bookworm has 2.36. Prints the folder;
+# fails when unstable's docker.io is no longer MAJOR. Runs one at a time (test runs start at once).
+DOCKER_UNSTABLE_PACKAGES=(docker.io docker-cli containerd tini-static)
+docker_unstable() {
+  local major=$1 cache
+  cache="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cache"
+  mkdir -p "$cache"
+  (
+    flock 9
+    [ -x "$cache/docker-$major/usr/sbin/dockerd" ] && exit 0
+    local work mirror keyring version
+    work=$(mktemp -d "$cache/docker-$major.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    mirror=$(awk '$1 == "URIs:" { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
+    keyring=$(awk '$1 == "Signed-By:" { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
+    mkdir -p "$work/lists/partial" "$work/archives/partial" "$work/parts" "$work/deb" "$work/root"
+    echo "deb [signed-by=${keyring:-/usr/share/keyrings/debian-archive-keyring.gpg}] ${mirror:-http://deb.debian.org/debian} unstable main" >"$work/sources.list"
+    local apt=(-o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=$work/parts"
+      -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work" -o Dir::State::status=/dev/null
+      -o APT::Sandbox::User=root -qq)
+    apt-get "${apt[@]}" update >&2
+    version=$(apt-cache "${apt[@]}" policy docker.io | awk '$1 == "Candidate:" { print $2 }')
+    if [[ $version != "$major".* ]]; then
+      echo "$(basename "$0"): Debian unstable has docker.io $version now, not $major" >&2
+      exit 1
+    fi
+    (cd "$work/deb" && apt-get "${apt[@]}" download "${DOCKER_UNSTABLE_PACKAGES[@]}" >&2)
+    for deb in "$work"/deb/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
+    mv "$work/root" "$cache/docker-$major"
+  ) 9>"$cache/docker-$major.lock"
+  echo "$cache/docker-$major"
+}
+
 # Install Debian's packages for the commands missing here, each asked as COMMAND=PACKAGE (COMMAND
 # a name on the PATH, or the absolute path of a file the package installs). Quick when nothing is
 # missing; as root it installs the missing packages; anyone else is told what to install, and it

@@ -4,12 +4,27 @@
 # built from the machine's /bin/busybox, since no registry is reachable.
 #
 #   scripts/engine.sh start DIR [tcp://127.0.0.1:PORT]   start (or reuse) it; prints its DOCKER_HOST
+#   scripts/engine.sh start --docker 28 DIR [...]        the same with Debian unstable's Docker 28
+#                                                        (fetched once into .cache/docker-28)
+#   scripts/engine.sh docker 28                          fetch that Docker; prints its folder, whose
+#                                                        usr/bin holds its docker CLI
+#     DOCKLENS_CONTAINERD_STORE=1 scripts/engine.sh start --docker 28 ...   with the containerd
+#                                                        image store in place of overlay2
 #   scripts/engine.sh stop DIR                           stop it and delete DIR
 #   scripts/engine.sh install                            install Debian's docker.io, busybox-static, procps, openssl, jq, curl
 set -euo pipefail
 . "$(dirname "$0")/engine-lib.sh"
 
 start() {
+  local features=()
+  if [ "$1" = --docker ]; then
+    [ -n "${DOCKLENS_CONTAINERD_STORE:-}" ] && features=(--feature containerd-snapshotter)
+    local usr
+    usr=$(docker_unstable "$2")/usr
+    # Its dockerd, containerd, containerd-shim-runc-v2 and docker CLI first; bookworm's runc after.
+    PATH="$usr/bin:$usr/sbin:$PATH"
+    shift 2
+  fi
   local dir=$1 tcp=${2:-}
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -20,7 +35,7 @@ start() {
     TMPDIR="$dir/tmp" detach "$dir/dockerd.log" dockerd --host "$sock" ${tcp:+--host "$tcp"} \
       --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/docker.pid" \
       --bridge none --iptables=false --ip-masq=false --ip-forward=false \
-      --userland-proxy=false --shutdown-timeout 1 --log-level warn
+      --userland-proxy=false --shutdown-timeout 1 --log-level warn "${features[@]}"
     wait_for_api "$sock" "$dir/dockerd.log"
   fi
   import_busybox "$sock"
@@ -47,9 +62,26 @@ stop() {
   rm -rf "$dir"
 }
 
+usage() {
+  echo "usage: $0 install | start [--docker MAJOR] DIR [tcp://127.0.0.1:PORT] | stop DIR | docker MAJOR" >&2
+  exit 2
+}
+
+docker=()
 case "${1:-}" in
   install) need_packages "${ENGINE_PACKAGES[@]}" ;;
-  start) [ -n "${2:-}" ] || { echo "usage: $0 start DIR [tcp://127.0.0.1:PORT]" >&2; exit 2; }; need_packages "${ENGINE_PACKAGES[@]}"; start "$2" "${3:-}" ;;
-  stop) [ -n "${2:-}" ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
-  *) echo "usage: $0 install | start DIR [tcp://127.0.0.1:PORT] | stop DIR" >&2; exit 2 ;;
+  start)
+    shift
+    if [ "${1:-}" = --docker ]; then
+      [ -n "${2:-}" ] || usage
+      docker=(--docker "$2")
+      shift 2
+    fi
+    [ -n "${1:-}" ] || usage
+    need_packages "${ENGINE_PACKAGES[@]}"
+    start "${docker[@]}" "$1" "${2:-}"
+    ;;
+  stop) [ -n "${2:-}" ] || usage; stop "$2" ;;
+  docker) [ -n "${2:-}" ] || usage; docker_unstable "$2" ;;
+  *) usage ;;
 esac

@@ -229,10 +229,11 @@ describe("drift", () => {
     expect(
       body.images.find((image: { reference: string }) => image.reference === "local/same:1").drift,
     ).toBe(false);
-    const version = await docker(engines.hostA, "version", "-f", "{{.Server.Version}}");
+    // Each engine's own: A is Docker 28, B 20.10.
+    const version = (host: string) => docker(host, "version", "-f", "{{.Server.Version}}");
     expect(body.engines).toEqual([
-      { cluster: { id: 1, name: "alpha" }, version },
-      { cluster: { id: 7, name: "bravo" }, version },
+      { cluster: { id: 1, name: "alpha" }, version: await version(engines.hostA) },
+      { cluster: { id: 7, name: "bravo" }, version: await version(engines.adminB) },
     ]);
     expect(body.errors.map((error: { cluster: { name: string } }) => error.cluster.name)).toEqual([
       "dead",

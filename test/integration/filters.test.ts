@@ -121,7 +121,8 @@ describe("docker's filters", () => {
       ],
       [
         "/list/alpha/containers?filter=before%3Dnope",
-        /^filter: before=nope: not a value the engine takes \(no such container nope\)/,
+        // Docker 28's words (20.10 said "no such container nope").
+        /^filter: before=nope: not a value the engine takes \(No such container: nope\)/,
       ],
       [
         "/list/alpha/networks?filter=scope%3Dgalaxy",

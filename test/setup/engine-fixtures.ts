@@ -54,6 +54,9 @@ export async function fixturesA(host: string): Promise<void> {
       "1h",
       "--health-start-period",
       "1h",
+      // Since Docker 25 the start period probes every 5 s by default (then: healthy at once).
+      "--health-start-interval",
+      "1h",
       IMAGE,
       "sleep",
       "100000",

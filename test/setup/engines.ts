@@ -75,7 +75,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** Start engines A and B with their fixtures, a dead and a hanging endpoint, and a config naming all four. */
+/**
+ * Start engines A (Docker 28) and B (Docker 20.10) with their fixtures, a dead and a hanging
+ * endpoint, and a config naming all four.
+ */
 async function startEngines(): Promise<StartedEngines> {
   // In the run's own temp dir (temp-dir.ts), under a short name: engines' sockets are below it.
   const tmp = await mkdtemp(join(tmpdir(), "engines-"));
@@ -94,8 +97,13 @@ async function startEngines(): Promise<StartedEngines> {
     await rm(tmp, { recursive: true, force: true });
   };
   try {
+    // A is Debian unstable's Docker 28, the engine users run today, and B bookworm's 20.10. The
+    // docker CLI that the tests compare docklens with is Docker 28's, first on the PATH of the
+    // tests and what they start (vitest's workers take the PATH of after the global set-up).
+    const docker28 = (await run("bash", [ENGINE_SH, "docker", "28"])).stdout.trim();
+    process.env.PATH = `${join(docker28, "usr/bin")}:${process.env.PATH}`;
     const [hostA, hostB, hostP] = await Promise.all([
-      run("bash", [ENGINE_SH, "start", dirA]).then((r) => r.stdout.trim()),
+      run("bash", [ENGINE_SH, "start", "--docker", "28", dirA]).then((r) => r.stdout.trim()),
       run("bash", [ENGINE_SH, "start", dirB, `tcp://127.0.0.1:${portB}`]).then((r) =>
         r.stdout.trim(),
       ),

@@ -39,14 +39,39 @@ describe("npm test on a fresh machine", () => {
 });
 
 describe("CI", () => {
-  it("runs the suite on Node 22, 24 and 26 besides the machine's, and CONTRIBUTING.md says so", async () => {
+  it("runs the suite on Node 22, 24 and 26, the README's commands on the same Node as its first run", async () => {
     const ci = await readFile(join(root, ".ci/run"), "utf8");
-    expect(/^for version in ([\d ]+); do$/m.exec(ci)?.[1]).toBe("22 24 26");
-    const contributing = await readFile(join(root, "CONTRIBUTING.md"), "utf8");
-    expect(contributing).toContain("then the same suite on Node 22, 24 and 26");
+    const first = /^PATH=\$\(bash scripts\/node\.sh (\d+)\):\$PATH$/m.exec(ci)?.[1];
+    const others = /^for version in ([\d ]+); do$/m.exec(ci)?.[1]?.split(" ");
+    expect([first, ...(others ?? [])].sort()).toEqual(["22", "24", "26"]);
+    const readme = await readFile(join(root, "README.md"), "utf8");
+    const setUp = /^```sh\n(.*?)\n```$/ms.exec(readme)?.[1];
+    expect(setUp).toMatch(
+      new RegExp(`^PATH=\\$\\(bash scripts/node\\.sh ${first}\\):\\$PATH && npm ci && `),
+    );
   });
 
-  it("keeps Node 20 among the versions docklens runs on while it still works", () => {
-    expect(pkg.engines.node).toBe(">=20.19");
+  it("leaves Node 20 out of the versions docklens runs on", () => {
+    expect(pkg.engines.node).toBe(">=22.13");
+  });
+});
+
+describe("docklens on a Node older than package.json's engines", () => {
+  // The machine's own Node, which is older (20 here; Debian bookworm's own is 18).
+  const oldNode = "/usr/bin/node";
+
+  it("says which Node it needs in one line, and exits 1", async () => {
+    const { stdout: version } = await run(oldNode, ["-p", "process.versions.node"]);
+    const [major, minor] = version.trim().split(".").map(Number);
+    expect(major! * 1000 + minor!, `${oldNode} is ${version.trim()}`).toBeLessThan(22_013);
+    const failed = await run(oldNode, [join(root, "bin/docklens.mjs"), "clusters"]).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    const needed = pkg.engines.node.replace(">=", "");
+    expect(failed).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `docklens needs Node ${needed} or later; this is Node ${version.trim()}\n`,
+    });
   });
 });
