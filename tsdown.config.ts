@@ -23,7 +23,7 @@ export default defineConfig({
   entry: { index: "src/index.ts", server: "src/server/app.ts", cli: "src/cli/main.ts" },
   format: "esm",
   platform: "node",
-  target: "node20.19",
+  target: "node22.13",
   dts: { entry: ["src/index.ts", "src/server/app.ts"] },
   clean: true,
   minify: true,

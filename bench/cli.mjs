@@ -6,7 +6,7 @@
 // config file costs. Each Node version asked for is timed (the registry's `node` package gives 22,
 // 24 and 26), and `docker ps -a --format json` once, for scale.
 // Run by hand, as root:
-//   node bench/cli.mjs [--node 20,22,24,26] [--containers 300] [--runs 21] [--dir /tmp/docklens-bench]
+//   node bench/cli.mjs [--node 22,24,26] [--containers 300] [--runs 21] [--dir /tmp/docklens-bench]
 // It starts a throwaway engine in the directory (scripts/engine.sh), writes f.json there, and
 // leaves them for the next run; `bash scripts/engine.sh stop /tmp/docklens-bench` removes both.
 //
@@ -25,7 +25,7 @@ import { benchEngine, BIN, median, ROOT } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
-    node: { type: "string", default: "20,22,24,26" },
+    node: { type: "string", default: "22,24,26" },
     containers: { type: "string", default: "300" },
     runs: { type: "string", default: "21" },
     dir: { type: "string", default: "/tmp/docklens-bench" },

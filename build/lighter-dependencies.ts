@@ -1,5 +1,5 @@
 // The bundle's diet: what docklens's dependencies load that a read-only inspector never runs,
-// replaced at build time so that a CLI run loads less (see "Development" in the README).
+// replaced at build time so that a CLI run loads less (docs/design/build.md).
 import type { UserConfig } from "tsdown";
 
 type Plugin = Extract<NonNullable<UserConfig["plugins"]>, { name: string }>;
@@ -160,7 +160,7 @@ const COMMONJS_WRAPPER = /__commonJSMin\(\(\(((?:exports(?:, module)?)?)\) => \{
  * (its heuristic for a function called at once), where it compiles an arrow only when first
  * called. A chunk is then scanned once, not a second time for each module it requires; Node 22's
  * compile cache keeps what was compiled with the chunk, not what was compiled on a first call.
- * It saves most on Node 20 and 22 (README, bench/cli.mjs). Wrappers are called plainly, in strict
+ * It saved most on Node 20 and 22 (bench/README.md, bench/cli.mjs). Wrappers are called plainly, in strict
  * code, so `this` stays `undefined`.
  */
 export function withEagerCommonJs(code: string): string {

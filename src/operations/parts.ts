@@ -58,7 +58,8 @@ export const CONTAINER_ARG = ["<container>", "container name, id or id prefix"] 
 export const DATA_DIR_OPTION: OptionSpec = {
   flags: "--data-dir <dir>",
   description:
-    "where docklens remembers node cluster ids and keeps history (default: $DOCKLENS_DATA_DIR, else ~/.local/share/docklens)",
+    "where docklens remembers node cluster ids and keeps history " +
+    "(default: $DOCKLENS_DATA_DIR, else ~/.local/share/docklens)",
 };
 
 /**
