@@ -63,8 +63,9 @@ describe("Podman's image references", () => {
     expect(
       Object.fromEntries(containers.map((item) => [item.Names[0]!.slice(1), item.Image])),
     ).toEqual(expected);
+    // One cluster named: no CLUSTER column, as docker ps has none.
     const table = (await run("ps", "pod", "-a")).stdout;
-    expect(table).toMatch(/^pod\s+[0-9a-f]{12}\s+local\/busybox:1\s+"sh -c/m);
+    expect(table).toMatch(/^[0-9a-f]{12}\s+local\/busybox:1\s+"sh -c/m);
     expect(table).not.toContain("docker.io/");
 
     const repositories = await docker(

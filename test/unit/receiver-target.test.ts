@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeTarget } from "../../src/core/config/alerts-schema.ts";
+import { describeTarget } from "../../src/core/config/receiver-target.ts";
 
 describe("a receiver's target as docklens config shows it: never in clear", () => {
   it.each([

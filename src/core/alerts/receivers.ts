@@ -2,7 +2,8 @@
 // the config (or the variable or file it names): no request to serve can choose where alerts go.
 import { DocklensError } from "../errors.ts";
 import type { AlertNotice } from "./alert-book.ts";
-import type { AlertReceiver, ReceiverTarget } from "../config/alerts-schema.ts";
+import type { AlertReceiver } from "../config/alerts-schema.ts";
+import type { ReceiverTarget } from "../config/receiver-target.ts";
 import { readSecretFileSync } from "../config/file-errors.ts";
 
 /** A request to send: one per batch of notices. */

@@ -1,4 +1,5 @@
-import { describeTarget, type AlertRule } from "../config/alerts-schema.ts";
+import type { AlertRule } from "../config/alerts-schema.ts";
+import { describeTarget } from "../config/receiver-target.ts";
 import type { ClusterConfig, ClusterSource } from "../config/cluster-config.ts";
 import { endpointHost } from "../config/endpoint.ts";
 import { callEngine, expectBody, translateEngineError } from "../engine/engine.ts";

@@ -5,6 +5,7 @@ import { z } from "zod/mini";
 import { CLUSTER_GLOB_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts";
 import { ALERT_TRIGGERS, type AlertTrigger } from "./alert-triggers.ts";
 import { cached } from "./cached.ts";
+import type { ReceiverTarget } from "./receiver-target.ts";
 
 /** The kinds of receiver, each a POST to a URL the config holds. */
 export const RECEIVER_KINDS = ["webhook", "alertmanager", "slack", "discord", "ntfy"] as const;
@@ -168,30 +169,6 @@ export const alertsSchema = cached(() =>
 
 // The types as written are declared, not inferred, so that the published types name no zod type
 // (config-schema.ts checks that the schema takes exactly DocklensConfigInput, `alerts` included).
-
-/** A receiver's target as written: a URL, or where to read it. */
-export type ReceiverTarget = string | { env: string } | { file: string };
-
-/**
- * Where a receiver sends, as it may be shown (`docklens config`): a URL with its path, query and
- * credentials hidden (a Slack, Discord or ntfy URL is its own secret), or the variable or file
- * that holds it, never what they hold.
- * @example
- * ```ts
- * describeTarget("https://hooks.slack.com/services/T0/B0/x"); // "https://hooks.slack.com/<redacted>"
- * describeTarget({ env: "HOOK_URL" }); // "$HOOK_URL"
- * ```
- */
-export function describeTarget(target: ReceiverTarget): string {
-  if (typeof target !== "string") return "env" in target ? `$${target.env}` : `file ${target.file}`;
-  try {
-    const url = new URL(target);
-    const hidden = (url.pathname !== "/" && url.pathname !== "") || url.search || url.hash;
-    return `${url.protocol}//${url.host}${hidden ? "/<redacted>" : ""}`;
-  } catch {
-    return "<redacted>";
-  }
-}
 
 /** A receiver as written: its name and exactly one kind. */
 export interface AlertReceiverInput {
