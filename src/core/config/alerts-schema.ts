@@ -6,22 +6,11 @@ import { CLUSTER_GLOB_PATTERN, MAX_NAME_LENGTH, NAME_PATTERN } from "../names.ts
 import { ALERT_TRIGGERS, type AlertTrigger } from "./alert-triggers.ts";
 import { cached } from "./cached.ts";
 import type { ReceiverTarget } from "./receiver-target.ts";
+import { DURATION, durationMs } from "./duration.ts";
 
 /** The kinds of receiver, each a POST to a URL the config holds. */
 export const RECEIVER_KINDS = ["webhook", "alertmanager", "slack", "discord", "ntfy"] as const;
 export type ReceiverKind = (typeof RECEIVER_KINDS)[number];
-
-/** A duration as the config writes it: `30s`, `5m`, `1h30m`, `500ms`. */
-const DURATION = /^(\d+(ms|s|m|h|d))+$/;
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `5m` → 300000. */
-export function durationMs(value: string): number {
-  return [...value.matchAll(/(\d+)(ms|s|m|h|d)/g)].reduce(
-    (sum, [, count, unit]) => sum + Number(count) * UNITS[unit!]!,
-    0,
-  );
-}
 
 /**
  * The schemas of a receiver and of a rule, made when a config file has `alerts` (zod.lazy below):

@@ -1,7 +1,7 @@
 // The `history` key of the config file (D26): whether serve and node record, where, for how long
 // and what. Absent: they record with the defaults; `false`: they do not.
 import { z } from "zod/mini";
-import { durationMs } from "./alerts-schema.ts";
+import { DURATION, durationMs } from "./duration.ts";
 import { cached } from "./cached.ts";
 
 /** The `history` key as written. */
@@ -34,7 +34,7 @@ const DEFAULT_LOG_CONTAINERS = 100;
 export const historySchema = cached(() => {
   const duration = z
     .string({ error: "expected a duration such as 15s, 12h or 7d" })
-    .check(z.regex(/^(\d+(ms|s|m|h|d))+$/, "expected a duration such as 15s, 12h or 7d"));
+    .check(z.regex(DURATION, "expected a duration such as 15s, 12h or 7d"));
   const count = (max: number) =>
     z
       .int({ error: "expected an integer" })

@@ -2,7 +2,7 @@
 // `/history/stats`, each over the clusters the caller may see (a scoped token's: the fleet it is
 // given holds no other), each item tagged with its cluster as the live reads tag theirs.
 import type { ClusterConfig } from "../config/cluster-config.ts";
-import { durationMs } from "../config/alerts-schema.ts";
+import { DURATION, durationMs } from "../config/duration.ts";
 import { compileGrep } from "../containers/grep.ts";
 import { resolveClusters, type CoreOptions } from "../engine/fleet.ts";
 import { invalidInput } from "../errors.ts";
@@ -184,7 +184,7 @@ export async function readHistoryStats(
   options: HistoryReadOptions & { container?: string; step?: string },
 ): Promise<HistoryStatsResult> {
   const step = options.step ?? "1m";
-  if (!/^(\d+(ms|s|m|h|d))+$/.test(step) || durationMs(step) < 1000)
+  if (!DURATION.test(step) || durationMs(step) < 1000)
     invalidInput("step", "expected a duration of at least 1s, such as 15s, 5m or 1h");
   return withStore<HistoryStatsResult>(options, { series: [] }, async (store, clusters) => {
     const series = await store.stats({
