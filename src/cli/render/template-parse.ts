@@ -5,11 +5,7 @@
 // refuses to parse is Go's error here.
 import { templateError } from "./template-error.ts";
 import { lexTemplate, lineOf, type Token } from "./template-lex.ts";
-
 import type { Command, Node, Operand, Pipeline, Template } from "./template-tree.ts";
-
-export { templateError } from "./template-error.ts";
-export type { Command, Operand, Template } from "./template-tree.ts";
 
 /** The functions a template may call, by name: parsing checks the names only. */
 type KnownFunctions = Readonly<Record<string, unknown>>;

@@ -21,7 +21,7 @@ export function isNil(value: unknown): boolean {
 }
 
 /** A number as Go's %v prints it: an integer whole, a float in its shortest form, `1e-05`. */
-export function goNumber(value: number): string {
+function goNumber(value: number): string {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "+Inf" : "-Inf";
   if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value);
   const [mantissa, power] = value.toExponential().split("e") as [string, string];
@@ -56,7 +56,7 @@ export function goType(value: unknown, raw = false): string {
 }
 
 /** A string as Go's %q (strconv.Quote) writes it. */
-export function goQuote(text: string): string {
+function goQuote(text: string): string {
   const named: Record<string, string> = { "\x07": "\\a", "\v": "\\v" };
   return JSON.stringify(text).replace(
     /\\u00([01][\da-f])|[\x7f\u2028\u2029]/g,

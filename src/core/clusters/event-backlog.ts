@@ -10,7 +10,7 @@ import { parseEngineJson } from "../json.ts";
 import { ndjsonSplitter } from "../ndjson.ts";
 
 /** How many events Docker's engine keeps for `since` (moby: daemon/events, `eventsLimit`). */
-export const ENGINE_EVENTS_KEPT = 256;
+const ENGINE_EVENTS_KEPT = 256;
 
 /**
  * The time (Unix seconds) of the oldest event `cluster`'s engine still keeps, when its backlog

@@ -39,7 +39,7 @@ export function historyOf(fleet: Fleet): HistoryService | undefined {
 }
 
 /** The config's `history` with its defaults. */
-export function historySettings(fleet: Fleet): HistoryConfig {
+function historySettings(fleet: Fleet): HistoryConfig {
   return fleet.config.history ?? toHistoryConfig(undefined);
 }
 

@@ -8,7 +8,7 @@ import type { DatabaseSync } from "node:sqlite";
 let loaded: Promise<typeof import("node:sqlite")> | undefined;
 
 /** The module `node:sqlite`, loaded without its experimental warning. */
-export function loadSqlite(): Promise<typeof import("node:sqlite")> {
+function loadSqlite(): Promise<typeof import("node:sqlite")> {
   loaded ??= (async () => {
     const original = Object.getOwnPropertyDescriptor(process, "emitWarning")!;
     const emitWarning = process.emitWarning.bind(process);
