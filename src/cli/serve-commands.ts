@@ -126,6 +126,8 @@ export const SERVE_COMMANDS = [
       ["openssl rand -hex 32 | tee ops.token | docklens token hash", "a new token, and its hash"],
     ],
     action: async (_, __, command) =>
-      (await import("./serve.ts")).hashToken((message) => command.error(message, { exitCode: 2 })),
+      (await import("./serve-token.ts")).hashToken((message) =>
+        command.error(message, { exitCode: 2 }),
+      ),
   }),
 ];

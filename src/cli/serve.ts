@@ -295,22 +295,3 @@ async function listenAddress(host: string): Promise<string> {
     );
   return address;
 }
-
-/**
- * `docklens token hash`: the SHA-256 of the token on stdin, for a scoped token's `sha256` in the
- * config. One line's end is the shell's, not the token's. Anything else on stdin is a usage
- * error, reported through `usage` (commander's, exit 2).
- */
-export async function hashToken(usage: (message: string) => never): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const token = Buffer.concat(chunks)
-    .toString("utf8")
-    .replace(/\r?\n$/, "");
-  if (!token || /\s/.test(token))
-    usage(
-      'error: expected one token on stdin, with no spaces (printf %s "$TOKEN" | docklens token hash)',
-    );
-  const { digest } = await import("../server/auth.ts");
-  process.stdout.write(`${digest(token).toString("hex")}\n`);
-}
