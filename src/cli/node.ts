@@ -107,7 +107,8 @@ export async function node(given: NodeOptions): Promise<void> {
   // One line on stop, as serve's: a node that went away under a supervisor says it was told to.
   process.stderr.write(
     `docklens node ${options.name}: ${String(stopped.signal.reason)}: saying goodbye to the hubs\n`,
-  ); // A second signal, or a close that hangs, ends it at once, as serve does.
+  );
+  // A second signal, or a close that hangs, ends it at once, as serve does.
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
   setTimeout(() => process.exit(0), CLOSE_MS).unref();
   await served.close();
