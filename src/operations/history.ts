@@ -70,6 +70,20 @@ const WINDOW_OPTIONS = [
   { flags: "--until <time>", description: "up to this time, same forms", field: "until" },
 ] as const;
 
+/** `--container` of `history events` and `history stats`. */
+const CONTAINER_OPTION = {
+  flags: "--container <name>",
+  description: "one container's, by name or id",
+  field: "container",
+} as const;
+
+/** What a read gets: the face's options, its input, and the clusters asked (none: every one). */
+const asked = <O, I extends { cluster?: string[] }>(options: O, input: I) => ({
+  ...options,
+  ...input,
+  clusters: input.cluster ?? [],
+});
+
 /** The body's note (nothing records here), once on stderr. */
 const noted = <R extends { note?: string }>(): RunHooks<R> => ({
   warnings: (result) => (result.note ? [result.note] : []),
@@ -84,12 +98,7 @@ const historyContainers: Operation = {
     schemas: { HistoryContainers: HISTORY_SCHEMAS.HistoryContainers },
     errors: [...ERRORS],
     query: HISTORY_CONTAINERS_INPUT,
-    run: async (_, context) =>
-      (await reads()).listHistoryContainers({
-        ...context,
-        ...context.input,
-        clusters: context.input.cluster ?? [],
-      }),
+    run: async (_, context) => (await reads()).listHistoryContainers(asked(context, context.input)),
   }),
   command: defineCommand({
     name: ["history"],
@@ -119,33 +128,20 @@ const historyEvents: Operation = {
     schemas: { HistoryEvents: HISTORY_SCHEMAS.HistoryEvents },
     errors: [...ERRORS],
     query: HISTORY_EVENTS_INPUT,
-    run: async (_, context) =>
-      (await reads()).readHistoryEvents({
-        ...context,
-        ...context.input,
-        clusters: context.input.cluster ?? [],
-      }),
+    run: async (_, context) => (await reads()).readHistoryEvents(asked(context, context.input)),
   }),
   command: defineCommand({
     name: ["history", "events"],
     description: "print the engine events serve recorded",
     options: [
       ...WINDOW_OPTIONS,
-      {
-        flags: "--container <name>",
-        description: "one container's, by name or id",
-        field: "container",
-      },
+      CONTAINER_OPTION,
       { flags: "-n, --tail <count>", description: 'the last events, or "all"', field: "tail" },
     ],
     input: HISTORY_EVENTS_INPUT,
     examples: [["docklens history events --container web --since 1d"]],
     call: async (_, __, coreOptions, input) =>
-      (await reads()).readHistoryEvents({
-        ...coreOptions,
-        ...input,
-        clusters: input.cluster ?? [],
-      }),
+      (await reads()).readHistoryEvents(asked(coreOptions, input)),
     hooks: noted,
   }),
 };
@@ -163,7 +159,7 @@ const historyLogs: Operation = {
       const { container, ...input } = context.input;
       const { readHistoryLogs } = await reads();
       if (container === undefined) return missingContainer();
-      return readHistoryLogs({ ...context, ...input, container, clusters: input.cluster ?? [] });
+      return readHistoryLogs({ ...asked(context, input), container });
     },
   }),
   command: defineCommand({
@@ -186,12 +182,7 @@ const historyLogs: Operation = {
       ["docklens history logs web --grep 'panic|fatal' -n 50"],
     ],
     call: async ([container], _, coreOptions, input) =>
-      (await reads()).readHistoryLogs({
-        ...coreOptions,
-        ...input,
-        container,
-        clusters: input.cluster ?? [],
-      }),
+      (await reads()).readHistoryLogs({ ...asked(coreOptions, input), container }),
     hooks: noted,
   }),
 };
@@ -205,23 +196,14 @@ const historyStats: Operation = {
     schemas: { HistoryStats: HISTORY_SCHEMAS.HistoryStats },
     errors: [...ERRORS],
     query: HISTORY_STATS_INPUT,
-    run: async (_, context) =>
-      (await reads()).readHistoryStats({
-        ...context,
-        ...context.input,
-        clusters: context.input.cluster ?? [],
-      }),
+    run: async (_, context) => (await reads()).readHistoryStats(asked(context, context.input)),
   }),
   command: defineCommand({
     name: ["history", "stats"],
     description: "print the stats samples serve recorded, a row per container",
     options: [
       ...WINDOW_OPTIONS,
-      {
-        flags: "--container <name>",
-        description: "one container's, by name or id",
-        field: "container",
-      },
+      CONTAINER_OPTION,
       {
         flags: "--step <duration>",
         description: "average over steps of this duration (default 1m)",
@@ -231,7 +213,7 @@ const historyStats: Operation = {
     input: HISTORY_STATS_INPUT,
     examples: [["docklens history stats --container web --since 1d --step 1h --json"]],
     call: async (_, __, coreOptions, input) =>
-      (await reads()).readHistoryStats({ ...coreOptions, ...input, clusters: input.cluster ?? [] }),
+      (await reads()).readHistoryStats(asked(coreOptions, input)),
     hooks: noted,
   }),
 };

@@ -5,6 +5,7 @@
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { streamEvents } from "../clusters/events.ts";
 import { inspectContainer } from "../containers/containers.ts";
+import { listContainers } from "../containers/list-containers.ts";
 import { followContainerLogs } from "../containers/logs.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
 import type { ContainerFilter } from "../hub/container-filter.ts";
@@ -126,7 +127,6 @@ export async function recordCluster(
   const followLogs = async () => {
     if (!options.logs || signal.aborted) return;
     const { select, max } = options.logs;
-    const { listContainers } = await import("../containers/list-containers.ts");
     const { running } = await listContainers(String(cluster.id), options).catch(() => ({
       running: [],
     }));
