@@ -1,6 +1,7 @@
 // Recording history in `docklens serve` and `docklens node` (D26): on unless the config says
 // `history: false`; what it cannot do goes to stderr, and live views go on.
 import type { Fleet } from "../core/engine/fleet.ts";
+import { stderrLog } from "./stderr-log.ts";
 
 /** Check the config's `history` before serve or node listens: a bad one stops them there. */
 export async function checkRecording(fleet: Fleet): Promise<void> {
@@ -15,13 +16,6 @@ export async function startRecording(fleet: Fleet, options: { dataDir?: string; 
   return startHistory({
     fleet,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    log: (message) => {
-      const time = new Date().toISOString();
-      process.stderr.write(
-        options.json
-          ? `${JSON.stringify({ time, history: message })}\n`
-          : `${time} docklens: ${message}\n`,
-      );
-    },
+    log: stderrLog("history", options.json),
   });
 }

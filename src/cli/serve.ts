@@ -6,6 +6,7 @@ import type { Fleet } from "../core/engine/fleet.ts";
 import { openFleet, type OpenedFleet } from "../core/node/open-fleet.ts";
 import type { RequestLog } from "../server/app.ts";
 import { serveToken, tokenSource, type TokenFlags } from "./serve-token.ts";
+import { stderrLog } from "./stderr-log.ts";
 import { allowedHostProblem, corsProblem, HOST_NAME } from "../server/exposure.ts";
 import type { CommandOptions } from "../operations/command.ts";
 
@@ -247,14 +248,7 @@ async function startAlertRules(fleet: Fleet, url: string, options: ServeOptions)
   return startAlerts({
     fleet,
     url,
-    log: (message) => {
-      const time = new Date().toISOString();
-      process.stderr.write(
-        options.json
-          ? `${JSON.stringify({ time, alerts: message })}\n`
-          : `${time} docklens: alerts: ${message}\n`,
-      );
-    },
+    log: stderrLog("alerts", options.json, "alerts: "),
   });
 }
 
