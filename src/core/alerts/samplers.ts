@@ -20,7 +20,8 @@ export interface SamplerSink {
 
 /**
  * Follow the logs of a log rule's selection from now on, each matching line a condition seen,
- * until `signal` aborts; a follow that fails (a selection over its bound, say) is tried again.
+ * until `signal` aborts; a follow that fails (a selection over its bound, say) is tried again,
+ * from when it failed.
  */
 export async function followLogRule(
   scope: RuleScope,
@@ -28,12 +29,15 @@ export async function followLogRule(
   sink: SamplerSink,
 ): Promise<void> {
   let wait = RETRY_MS[0];
+  // Each container's follow opens a while after the selection is listed (long on a loaded
+  // engine): from a time, not `tail: 0`, so that the lines written meanwhile are read too.
+  let since = Date.now() / 1000;
   // None yet (a node's not offered): serve starts it again when its clusters change.
   while (!options.signal.aborted && scope.clusters.length) {
     try {
       const items = await followMergedLogs({
         ...selectionOf(scope, options),
-        query: { grep: scope.rule.grep!, tail: 0 },
+        query: { grep: scope.rule.grep!, since, tail: "all" },
       });
       for await (const item of items) {
         wait = RETRY_MS[0];
@@ -48,6 +52,7 @@ export async function followLogRule(
       if (options.signal.aborted) return;
       sink.failed(`rule "${scope.rule.name}": ${(error as Error).message}`);
     }
+    since = Date.now() / 1000;
     await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
     wait = Math.min(wait * 2, RETRY_MS[1]);
   }
