@@ -192,6 +192,8 @@ export type {
   HistoryReadOptions,
   HistoryStatsResult,
 } from "./core/history/history-reads.ts";
+export { compileGrep } from "./core/containers/grep.ts";
+export type { LineTest } from "./core/containers/grep.ts";
 export { openSqliteStore } from "./core/history/sqlite-store.ts";
 export type { SqliteStoreOptions } from "./core/history/sqlite-store.ts";
 export type { HistoryStore } from "./core/history/store.ts";

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { compileGrep } from "../../src/core/containers/grep.ts";
 import { openSqliteStore } from "../../src/core/history/sqlite-store.ts";
 import { MAX_STORED_LINE } from "../../src/core/history/sqlite-writes.ts";
 import type { HistoryStore, StoredLogLine } from "../../src/core/history/store.ts";
@@ -109,6 +110,14 @@ describe("history store", () => {
     expect(await read({ tail: 2, match: (text: string) => text.endsWith("5") })).toEqual([
       "line 85",
       "line 95",
+    ]);
+    // A grep with a literal: SQLite's substring search first, then RE2, in one scan.
+    const grep = await compileGrep("ne 9[0-2]$");
+    expect(grep.literal).toBe("ne 9");
+    expect(await read({ since: T0 + 50_000, match: grep })).toEqual([
+      "line 90",
+      "line 91",
+      "line 92",
     ]);
   });
 

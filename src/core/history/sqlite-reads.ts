@@ -1,6 +1,7 @@
 // The reads of the SQLite history store: each by the clusters a caller may see, a container's
 // window read along its table's key (sqlite-open.ts), prepared statements kept for reuse.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import type { LineTest } from "../containers/grep.ts";
 import type {
   ContainerQuery,
   ContainerRecord,
@@ -122,7 +123,7 @@ export class SqliteReads {
   }
 
   async logs(
-    query: ContainerQuery & { tail?: number; match?: (text: string) => boolean },
+    query: ContainerQuery & { tail?: number; match?: LineTest },
   ): Promise<StoredLogLine[]> {
     if (!this.db) return [];
     const since = Math.floor((query.since ?? 0) * 1000);
@@ -135,18 +136,24 @@ export class SqliteReads {
       this.registered = true;
     }
     this.matching = query.match;
-    const matched = query.match ? " AND history_match(text)" : "";
+    // SQLite's own substring search drops most lines before the match is called for them.
+    const literal = query.match?.literal;
+    const matched = query.match
+      ? `${literal ? " AND instr(text, ?)" : ""} AND history_match(text)`
+      : "";
     const where = `FROM logs WHERE source = ? AND time_us >= ? AND time_us < ?${matched}`;
+    const bound = (key: number) => [key, since, until, ...(literal ? [literal] : [])];
     const columns = "SELECT time_us, stream, seq, text";
     try {
       for (const { key, ...ref } of this.named(query.clusters, query.container)) {
         // The last `tail` of the range, read from its end: nothing before them is read.
         const rows =
           query.tail === undefined
-            ? this.all(`${columns} ${where} ORDER BY time_us, stream, seq`, key, since, until)
+            ? this.all(`${columns} ${where} ORDER BY time_us, stream, seq`, ...bound(key))
             : this.all(
                 `${columns} ${where} ORDER BY time_us DESC, stream DESC, seq DESC LIMIT ?`,
-                ...[key, since, until, query.tail],
+                ...bound(key),
+                query.tail,
               ).reverse();
         for (const row of rows)
           found.push({

@@ -2,6 +2,7 @@
 // read by cluster, container and time. The embedded store is SQLite (sqlite-store.ts); the same
 // interface is what a store on NATS JetStream implements (issue 47): appends are queued and never
 // throw, reads are asynchronous, and what a store could not keep is counted, not thrown.
+import type { LineTest } from "../containers/grep.ts";
 
 /** A container as the store knows it: a cluster's id and the engine's id and name. */
 export interface StoredContainerRef {
@@ -112,9 +113,7 @@ export interface HistoryStore {
   /** Events in the window, oldest first, of one container when named; `limit` the newest. */
   events(query: HistoryWindow & { container?: string; limit: number }): Promise<StoredEvent[]>;
   /** One container's lines (every container that had that name or id), oldest first. */
-  logs(
-    query: ContainerQuery & { tail?: number; match?: (text: string) => boolean },
-  ): Promise<StoredLogLine[]>;
+  logs(query: ContainerQuery & { tail?: number; match?: LineTest }): Promise<StoredLogLine[]>;
   /** Stats of the containers named (all when none), averaged over each `stepMs`. */
   stats(query: HistoryWindow & { container?: string; stepMs: number }): Promise<StatsSeries[]>;
   resumePoint(cluster: number): Promise<ResumePoint>;
