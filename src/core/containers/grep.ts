@@ -17,6 +17,10 @@ export interface LineTest {
  * pattern: JavaScript's backtracking engine takes exponential time on `(a+)+$` over a long line,
  * which would stall the server for everyone. re2js is loaded on first use. A pattern over
  * {@link MAX_GREP_LENGTH} characters, or one RE2 does not read, is `INVALID_QUERY`.
+ *
+ * @example
+ * const panics = await compileGrep("panic: .*nil");
+ * ["panic: nil map", "ok"].filter(panics); // ["panic: nil map"]; panics.literal is "panic: "
  */
 export async function compileGrep(pattern: string): Promise<LineTest> {
   if (pattern.length > MAX_GREP_LENGTH)
