@@ -46,9 +46,9 @@ describe("an engine whose events do not reach back to since", () => {
     // The oldest it keeps is its first event sent, later than since.
     expect(truncated[0].oldest).toBeGreaterThan(since);
     expect(truncated[0].oldest).toBeCloseTo(Number(BigInt(alpha[1].timeNano)) / 1e9, 5);
-    // At most the 256 it keeps; fewer when other tests' events came after until and pushed some out.
+    // How many: the 256 it keeps, less those later events of other tests pushed out, plus those
+    // that came live before until; so only that some came.
     expect(alpha.length - 1).toBeGreaterThan(0);
-    expect(alpha.length - 1).toBeLessThanOrEqual(256);
   });
 
   it("is a status line of GET /events, and one line on the CLI's stderr", async () => {
@@ -80,7 +80,6 @@ describe("an engine whose events do not reach back to since", () => {
     ]);
     const shown = run.stdout.split("\n").filter((line) => / alpha /.test(line)).length;
     expect(shown).toBeGreaterThan(0);
-    expect(shown).toBeLessThanOrEqual(256);
   });
 
   it("is not said when the backlog reaches since", async () => {
