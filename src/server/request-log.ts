@@ -1,4 +1,6 @@
 // The request log of the server: one entry per request, which never holds a secret.
+import { setResponseHeader, type H3Event } from "h3";
+import type { Metrics } from "./metrics.ts";
 
 /** One request, as the log sees it once the response is over. */
 export interface RequestLog {
@@ -54,4 +56,51 @@ export function loggedTarget(target: string, declared: ReadonlySet<string> | und
         : name;
     });
   return `${target.slice(0, start)}?${params.join("&")}`;
+}
+
+/** The request target as the client sent it; h3 rewrites `event.path` decoded. */
+export function rawUrl(event: H3Event): string {
+  return event.node.req.originalUrl ?? event.node.req.url ?? "/";
+}
+
+/** A target cut to 200 characters, for the log and for messages that quote it. */
+export function shorten(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
+
+/**
+ * What serve does as each request begins: headers every answer carries (no sniffing, no caching,
+ * CORS when allowed), then, once the response is over, its metric (by route template, never the
+ * raw path) and its log entry.
+ */
+export function observeRequests(options: {
+  cors: string | undefined;
+  metrics: Metrics;
+  log: ((entry: RequestLog) => void) | undefined;
+}): (event: H3Event) => void {
+  const { cors, metrics, log } = options;
+  return (event) => {
+    setResponseHeader(event, "X-Content-Type-Options", "nosniff");
+    setResponseHeader(event, "Cache-Control", "no-store");
+    if (cors) {
+      setResponseHeader(event, "Access-Control-Allow-Origin", cors);
+      setResponseHeader(event, "Vary", "Origin");
+    }
+    const start = performance.now();
+    event.node.res.once("close", () => {
+      const status = event.node.res.statusCode;
+      const route = (event.context.route as string | undefined) ?? "unmatched";
+      metrics.observe(route, status, (performance.now() - start) / 1000);
+      if (!log) return;
+      const declared = status < 400 ? (event.context.declared as Set<string>) : undefined;
+      log({
+        method: event.method,
+        path: shorten(loggedTarget(rawUrl(event), declared)),
+        status,
+        ms: Math.round(performance.now() - start),
+        ...(event.context.token ? { token: event.context.token as string } : {}),
+        ...(event.context.internalError ? { error: event.context.internalError as string } : {}),
+      });
+    });
+  };
 }
