@@ -1,27 +1,25 @@
 import { setMaxListeners } from "node:events";
-import { lookup } from "node:dns/promises";
-import { createServer, isIP } from "node:net";
-import { DocklensError } from "../core/errors.ts";
+import { isIP } from "node:net";
 import type { Fleet } from "../core/engine/fleet.ts";
 import { openFleet, type OpenedFleet } from "../core/node/open-fleet.ts";
 import type { RequestLog } from "../server/app.ts";
-import { serveToken, tokenSource, type TokenFlags } from "./serve-token.ts";
+import {
+  isLoopback,
+  listenAt,
+  listenOn,
+  usageCheck,
+  type ListenAt,
+  type ListenFlags,
+} from "./serve-listen.ts";
+import { tokenSource } from "./serve-token.ts";
 import { stderrLog } from "./stderr-log.ts";
-import { allowedHostProblem, corsProblem, HOST_NAME } from "../server/exposure.ts";
+import { corsProblem } from "../server/exposure.ts";
 import type { CommandOptions } from "../operations/command.ts";
 
 /** Options of `docklens serve` (docs/http-interface.md, "Running the server"). */
-export interface ServeOptions extends CommandOptions, TokenFlags {
-  host: string;
-  port: string;
-  cors?: string;
-  /** Host names answered without a token, beside loopback, addresses and `host`. */
-  allowedHost?: string[];
+export interface ServeOptions extends CommandOptions, ListenFlags {
   quiet?: boolean;
   showSecrets?: boolean;
-  /** PEM certificate and key: serve HTTPS. */
-  tlsCert?: string;
-  tlsKey?: string;
   /** Where history is kept, when the config's `history.path` does not say. */
   dataDir?: string;
 }
@@ -35,39 +33,7 @@ const DRAIN_MS = 10_000;
  * most) and closes engine sockets.
  */
 export async function serve(options: ServeOptions): Promise<void> {
-  const port = Number(options.port);
-  if (!/^\d+$/.test(options.port) || port > 65535)
-    throw new DocklensError(
-      "INVALID_CONFIG",
-      `--port: expected a port from 0 to 65535, got ${JSON.stringify(options.port)}`,
-    );
-  const hostname = await listenAddress(options.host);
-  for (const name of options.allowedHost ?? [])
-    usageCheck("--allowed-host", allowedHostProblem(name));
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
-    throw new DocklensError(
-      "INVALID_CONFIG",
-      "--tls-cert and --tls-key go together: give both, or neither",
-    );
-  // An unset shell variable must not quietly mean plain HTTP.
-  if (options.tlsCert === "" || options.tlsKey === "")
-    throw new DocklensError(
-      "INVALID_CONFIG",
-      "--tls-cert and --tls-key want the paths of PEM files, not empty values",
-    );
-  const https =
-    options.tlsCert && options.tlsKey ? { cert: options.tlsCert, key: options.tlsKey } : undefined;
-  if (https) {
-    const problem = (await import("../core/config/key-files.ts")).checkKeyFiles({ tls: https });
-    // The problem speaks of the config's fields (`tls.cert`); here they are the flags typed.
-    const flags = (text: string) => text.replace(/\btls\.(cert|key)\b/g, "--tls-$1");
-    if (problem)
-      throw new DocklensError(
-        "INVALID_CONFIG",
-        `${flags(problem.field)}: ${flags(problem.message)}`,
-      );
-  }
-  const token = serveToken(options);
+  const at = await listenAt(options);
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // One listener per request in flight.
   // Live: container lists from each engine's mirror, events from one subscription per engine
@@ -79,7 +45,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     watch: shutdown.signal,
   });
   try {
-    await serveFleet(opened, shutdown, options, { hostname, port, https, token });
+    await serveFleet(opened, shutdown, options, at);
   } catch (error) {
     // Nodes are joined before serve listens: a failure after stops their upkeep, or it would hang.
     shutdown.abort();
@@ -88,41 +54,60 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 }
 
-/** How serve listens: the address, the port (0: any), HTTPS's certificate and key, the token. */
-interface ListenAt {
-  hostname: string;
-  port: number;
-  https: { cert: string; key: string } | undefined;
-  token: string | undefined;
-}
-
 /** Serve `opened`'s fleet until SIGINT or SIGTERM, then exit (see {@link serve}). */
 async function serveFleet(
   opened: OpenedFleet,
   shutdown: AbortController,
   options: ServeOptions,
-  { hostname, port, https, token }: ListenAt,
+  at: ListenAt,
 ): Promise<never> {
   const { fleet } = opened;
+  await checkBeforeListening(fleet, options, at);
+  const listener = await listenOn(await serveApp(fleet, options, at, shutdown.signal), at, options);
+  // Recording starts once serve listens: a serve that cannot listen leaves nothing running.
+  const history = await (await import("./record.ts")).startRecording(fleet, options);
+  const { address } = listener.address;
+  const host = address.includes(":") ? `[${address}]` : address;
+  const url = `${at.https ? "https" : "http"}://${host}:${listener.address.port}`;
+  const tokens = Boolean(at.token) || Boolean(fleet.config.tokens?.length);
+  process.stdout.write(servingLine(opened, url, tokens, options.json));
+  const alerts = await startAlertRules(fleet, url, options);
+  warnIfExposed(at, tokens, options);
+  const signal = await untilSignal(options);
+  const timer = setTimeout(() => process.exit(0), DRAIN_MS);
+  timer.unref();
+  // Streams never finish by themselves: end them, so that only finite requests are waited for.
+  shutdown.abort(new Error(signal));
+  await listener.close();
+  alerts?.close();
+  await history?.close();
+  await opened.close();
+  clearTimeout(timer);
+  process.exit(0);
+}
+
+/** What stops serve before it listens, as a bad config does: a rule, a receiver, history, --cors. */
+async function checkBeforeListening(fleet: Fleet, options: ServeOptions, at: ListenAt) {
   for (const warning of fleet.config.warnings)
     process.stderr.write(
       options.json ? `${JSON.stringify({ warning })}\n` : `docklens: warning: ${warning}\n`,
     );
-  // A rule or receiver that cannot be used stops serve before it listens, as a bad config does.
   if (fleet.config.alerts?.rules.length)
     (await import("../core/alerts/alerts.ts")).readAlertRules({ fleet });
   await (await import("./record.ts")).checkRecording(fleet);
-  const [
-    { createApp, formatRequestLog, MAX_HEADER_BYTES, refuseConnect, refuseUnreadable },
-    { toNodeListener },
-    { listen },
-  ] = await Promise.all([import("../server/app.ts"), import("h3"), import("listhen")]);
   if (options.cors !== undefined)
     usageCheck(
       "--cors",
-      corsProblem(options.cors, Boolean(token) || Boolean(fleet.config.tokens?.length)),
+      corsProblem(options.cors, Boolean(at.token) || Boolean(fleet.config.tokens?.length)),
     );
-  const tokenName = tokenSource(options);
+}
+
+/** The HTTP interface of `fleet` as a Node listener, its requests logged on stderr unless quiet. */
+async function serveApp(fleet: Fleet, options: ServeOptions, at: ListenAt, signal: AbortSignal) {
+  const [{ createApp, formatRequestLog }, { toNodeListener }] = await Promise.all([
+    import("../server/app.ts"),
+    import("h3"),
+  ]);
   const log = options.quiet
     ? false
     : (entry: RequestLog) => {
@@ -136,73 +121,37 @@ async function serveFleet(
   const app = createApp({
     fleet,
     log,
-    signal: shutdown.signal,
-    ...(token ? { token, tokenName } : {}),
+    signal,
+    ...(at.token ? { token: at.token, tokenName: tokenSource(options) } : {}),
     ...(options.cors ? { cors: options.cors } : {}),
     // The name serve was told to listen on is one it is reached by.
     allowedHosts: [...(isIP(options.host) ? [] : [options.host]), ...(options.allowedHost ?? [])],
     ...(options.showSecrets ? { showSecrets: true } : {}),
   });
-  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(hostname);
-  const listener = await listen(toNodeListener(app), {
-    hostname,
-    // Port 0 asks for any free port; any other port is that port or an error, never a neighbour.
-    // get-port would print on stdout when the port is taken; docklens says so on stderr itself.
-    port:
-      port === 0
-        ? { random: true, verbose: false }
-        : { port, alternativePortRange: [0, 0], random: false, verbose: false },
-    public: !loopback,
-    ...(https ? { https } : {}),
-    isProd: true,
-    showURL: false,
-    autoClose: false,
-    qr: false,
-    tunnel: false,
-  }).catch((error: Error) => {
-    throw new DocklensError(
-      "LISTEN_FAILED",
-      `cannot listen on ${options.host}:${port}: ${error.message}`,
-    );
-  });
-  listener.server.on("connect", refuseConnect);
-  listener.server.on("clientError", refuseUnreadable(options.cors ? { cors: options.cors } : {}));
-  // Node reads the server's maxHeaderSize as each connection opens (its types leave it out);
-  // listhen gives no way to pass it when it creates the server.
-  Object.assign(listener.server, { maxHeaderSize: MAX_HEADER_BYTES });
-  if (port !== 0 && listener.address.port !== port) {
-    await listener.close();
-    throw new DocklensError(
-      "LISTEN_FAILED",
-      `cannot listen on ${options.host}:${port}: the port is in use`,
-    );
-  }
-  // Recording starts once serve listens: a serve that cannot listen leaves nothing running.
-  const history = await (await import("./record.ts")).startRecording(fleet, options);
-  const { address } = listener.address;
-  const host = address.includes(":") ? `[${address}]` : address;
-  const url = `${https ? "https" : "http"}://${host}:${listener.address.port}`;
-  const tokens = Boolean(token) || Boolean(fleet.config.tokens?.length);
-  process.stdout.write(servingLine(opened, url, tokens, options.json));
-  const alerts = await startAlertRules(fleet, url, options);
-  const warning =
-    !loopback &&
-    (!tokens
-      ? "no token is set: anyone who reaches this port can read every engine"
-      : !https
-        ? "no --tls-cert is set: tokens cross the network in clear"
-        : undefined);
+  return toNodeListener(app);
+}
+
+/** Off loopback, a warning when anyone who reaches the port can read, or tokens go in clear. */
+function warnIfExposed(at: ListenAt, tokens: boolean, options: ServeOptions): void {
+  if (isLoopback(at.hostname)) return;
+  const warning = !tokens
+    ? "no token is set: anyone who reaches this port can read every engine"
+    : !at.https
+      ? "no --tls-cert is set: tokens cross the network in clear"
+      : undefined;
   if (warning)
     process.stderr.write(
       options.json
         ? `${JSON.stringify({ warning: `${options.host} is not loopback and ${warning}` })}\n`
         : `docklens: warning: ${options.host} is not loopback and ${warning}\n`,
     );
+}
 
+/** The first SIGINT or SIGTERM, said unless quiet; a second one while draining stops at once. */
+async function untilSignal(options: ServeOptions): Promise<string> {
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => resolve(name));
   });
-  // A second signal while draining stops at once.
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => process.exit(1));
   if (!options.quiet) {
     const message = "finishing in-flight requests";
@@ -212,16 +161,7 @@ async function serveFleet(
         : `docklens: ${signal}: ${message}\n`,
     );
   }
-  const timer = setTimeout(() => process.exit(0), DRAIN_MS);
-  timer.unref();
-  // Streams never finish by themselves: end them, so that only finite requests are waited for.
-  shutdown.abort(new Error(signal));
-  await listener.close();
-  alerts?.close();
-  await history?.close();
-  await opened.close();
-  clearTimeout(timer);
-  process.exit(0);
+  return signal;
 }
 
 /**
@@ -250,42 +190,4 @@ async function startAlertRules(fleet: Fleet, url: string, options: ServeOptions)
     url,
     log: stderrLog("alerts", options.json, "alerts: "),
   });
-}
-
-/** A usage error naming `flag` when there is a `problem`. */
-function usageCheck(flag: string, problem: string | undefined): void {
-  if (problem) throw new DocklensError("INVALID_CONFIG", `${flag}: ${problem}`);
-}
-
-/**
- * The address `--host` names, resolved here, so that listhen is handed an IP address: given
- * anything it finds malformed, listhen warns and listens on every interface instead
- * (docs/http-interface.md, "Running the server"). A host that is neither a host name nor an IP
- * address, that does not resolve, or whose address is not one of this machine's (where listhen
- * would say it found no free port) is a usage error naming the flag.
- */
-async function listenAddress(host: string): Promise<string> {
-  const refuse = (why: string) =>
-    new DocklensError("INVALID_CONFIG", `--host: ${why}, got ${JSON.stringify(host.slice(0, 80))}`);
-  // A zone (`fe80::1%eth0`) is not an address listhen takes as it is.
-  if (isIP(host)) {
-    if (!/^[\d.:a-fA-F]+$/.test(host)) throw refuse("expected an IP address without a zone");
-  } else if (!HOST_NAME.test(host)) throw refuse("expected a host name or an IP address");
-  let address = host;
-  try {
-    if (!isIP(host)) address = (await lookup(host)).address;
-  } catch (error) {
-    throw refuse(`the name does not resolve (${(error as NodeJS.ErrnoException).code ?? "error"})`);
-  }
-  // Bound and closed at once, on any port: no traffic leaves, and no port is held.
-  const probe = createServer();
-  const bound = await new Promise<string | undefined>((resolve) => {
-    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code));
-    probe.listen(0, address, () => probe.close(() => resolve(undefined)));
-  });
-  if (bound === "EADDRNOTAVAIL")
-    throw refuse(
-      `not an address of this machine${address === host ? "" : ` (the name resolves to ${address})`}`,
-    );
-  return address;
 }
