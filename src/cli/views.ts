@@ -145,10 +145,16 @@ export const VIEWS: Record<string, AnyView> = {
   "detail network": view({ view: (render) => render.networkDetail }),
   logs: view({
     raw: true,
-    view: (render, options: { timestamps?: boolean }) => {
-      const merged = render.createMergedLogsView(Boolean(options.timestamps));
+    view: (render, options: { timestamps?: boolean; since?: string; until?: string }) => {
+      // A window reaches into history, where a name was several containers: each line its id.
+      const ids = options.since !== undefined || options.until !== undefined;
+      const merged = render.createMergedLogsView(Boolean(options.timestamps), ids);
       return (result: LogsResult, colors) =>
-        isSelection(result) ? merged(result, colors) : render.logsView(result, colors);
+        "note" in result && !("lines" in result)
+          ? result.note
+          : isSelection(result)
+            ? merged(result, colors)
+            : render.logsView(result, colors);
     },
   }),
   stats: view({
@@ -156,7 +162,11 @@ export const VIEWS: Record<string, AnyView> = {
       const one = render.createStatsView(Boolean(options.stream));
       const all = render.createAllStatsView(options.stream !== false);
       return (result: StatsResult, colors) =>
-        "stats" in result ? all(result, colors) : one(result, colors);
+        "series" in result
+          ? render.historyStatsRows(result, colors)
+          : "stats" in result
+            ? all(result, colors)
+            : one(result, colors);
     },
   }),
   top: view({ view: (render) => render.processesTable }),

@@ -6,6 +6,8 @@ import type { LogStatusLine } from "../core/containers/follow-merged-logs.ts";
 import type { ReadLogsResult } from "../core/containers/logs.ts";
 import type { MergedLogLine, ReadMergedLogsResult } from "../core/containers/merged-logs.ts";
 import type { StatsSample } from "../core/containers/stats.ts";
+import type { LogsReachResult, ReachNote } from "../core/history/history-reach.ts";
+import type { HistoryStatsResult } from "../core/history/history-reads.ts";
 import type { Operation } from "./operation.ts";
 import {
   acrossHooks,
@@ -29,14 +31,46 @@ import {
   selectionOptions,
 } from "./selection-flags.ts";
 
-/** What `docklens logs` prints: one container's lines, or a selection's (and its status lines). */
+/**
+ * What `docklens logs` prints: one container's lines, or a selection's (and its status lines);
+ * with `--since`/`--until`, a name's recorded and live lines, each with its container.
+ */
 export type LogsResult =
-  ReadLogsResult | OutputLine | ReadMergedLogsResult | MergedLogLine | LogStatusLine;
-/** What `docklens stats` prints: one container's sample, or a round of a selection's. */
-export type StatsResult = StatsSample | AllStatsResult;
+  | ReadLogsResult
+  | OutputLine
+  | ReadMergedLogsResult
+  | MergedLogLine
+  | LogStatusLine
+  | LogsReachResult
+  | ReachNote;
+/** What `docklens stats` prints: one container's sample, a round of a selection's, or history's. */
+export type StatsResult = StatsSample | AllStatsResult | HistoryStatsResult;
 
 const logs = () => import("../core/containers/logs.ts");
 const stats = () => import("../core/containers/stats.ts");
+const reach = () => import("../core/history/history-reach.ts");
+
+/** `--since`/`--until` of a command that reads history with them (docs/guide/history.md). */
+const asksHistory = (input: { since?: number; until?: number }) =>
+  input.since !== undefined || input.until !== undefined;
+
+/** The body's note (nothing records here), once on stderr; a followed one is an aside. */
+const NOTED = {
+  warnings: (result: object) => ("note" in result ? [String(result.note)] : []),
+  aside: (item: object) => "note" in item && !("lines" in item) && !("series" in item),
+};
+
+/** `docklens stats --since`: history's samples, at this step. */
+const STATS_INPUT = {
+  ...ALL_STATS_INPUT,
+  since: { kind: "time", description: "Recorded samples from this time" },
+  until: { kind: "time", description: "Recorded samples up to this time" },
+  step: {
+    kind: "pattern",
+    description: "Average recorded samples over steps of this duration (default 1m)",
+    maxLength: 16,
+  },
+} as const;
 
 /** `/detail/:cluster/container/:containerName/attach` and `docklens attach`. */
 export const attach: Operation = {
@@ -227,14 +261,28 @@ export const containerLogs: Operation = {
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
         return followMergedLogs({ ...selection, query });
       }
-      const { followContainerLogs, readContainerLogs } = await logs();
       const { grep: _, ...query } = mergedLogsQuery(input);
       const ref = { cluster: cluster!, name };
+      // A window reaches into history: every container that had the name, then the live one.
+      if (asksHistory(query)) {
+        const { followLogsReach, readLogsReach } = await reach();
+        return query.follow
+          ? followLogsReach(ref, { ...coreOptions, query })
+          : readLogsReach(ref, { ...coreOptions, query });
+      }
+      const { followContainerLogs, readContainerLogs } = await logs();
       return query.follow
         ? followContainerLogs(ref, { ...coreOptions, query })
         : readContainerLogs(ref, { ...coreOptions, query });
     },
-    hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
+    hooks: ([cluster], options) => {
+      const across = acrossHooks<LogsResult>(clustersOf(cluster, options));
+      return {
+        ...across,
+        warnings: (result) => [...across.warnings!(result), ...NOTED.warnings(result)],
+        aside: NOTED.aside,
+      };
+    },
   }),
 };
 
@@ -274,21 +322,52 @@ export const containerStats: Operation = {
       },
       ...SELECTION_OPTIONS,
       filterOption("containers"),
+      {
+        flags: "--since <time>",
+        description:
+          "the samples serve recorded from this time, a row each: Unix seconds, RFC 3339, or a duration like 2h",
+        field: "since",
+      },
+      { flags: "--until <time>", description: "recorded samples up to this time", field: "until" },
+      {
+        flags: "--step <duration>",
+        description: "with --since or --until, average over steps of this duration (default 1m)",
+        field: "step",
+      },
     ],
     examples: [
       ["docklens stats local web"],
       ["docklens stats local web --json | jq .summary.memoryPercent"],
       ["docklens stats", "every running container of every cluster, until Ctrl-C"],
       ["docklens stats prod --no-stream --project shop"],
+      ["docklens stats prod web --since 6h --step 15m", "what serve recorded, a row per step"],
     ],
-    check: ([, name], options) => selectionCheck(name, options),
-    input: ALL_STATS_INPUT,
+    check: ([, name], options) =>
+      selectionCheck(name, options) ??
+      ((options.since !== undefined || options.until !== undefined) &&
+      (options.project || options.filter || options.stream !== undefined)
+        ? "--since and --until read recorded samples by cluster and container: " +
+          "--project, --filter and --stream are for live ones"
+        : undefined),
+    input: STATS_INPUT,
     call: async (
       [cluster, name],
       options,
       coreOptions,
       input,
     ): Promise<StatsResult | AsyncGenerator<StatsResult>> => {
+      if (asksHistory(input)) {
+        const { readHistoryStats } = await import("../core/history/history-reads.ts");
+        const { since, until, step } = input;
+        return readHistoryStats({
+          ...coreOptions,
+          clusters: clustersOf(cluster, input),
+          ...(name === undefined ? {} : { container: name }),
+          ...(since === undefined ? {} : { since }),
+          ...(until === undefined ? {} : { until }),
+          ...(step === undefined ? {} : { step }),
+        });
+      }
       if (name === undefined) {
         const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
         const selection = selectionOptions(cluster, input, coreOptions);
@@ -301,6 +380,12 @@ export const containerStats: Operation = {
         ? streamContainerStats(ref, coreOptions)
         : readContainerStats(ref, coreOptions);
     },
-    hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
+    hooks: ([cluster], options) => {
+      const across = acrossHooks<StatsResult>(clustersOf(cluster, options));
+      return {
+        ...across,
+        warnings: (result) => [...across.warnings!(result), ...NOTED.warnings(result)],
+      };
+    },
   }),
 };
