@@ -225,7 +225,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
         {
           flags: "--since <time>",
           description:
-            "events since this time: Unix seconds, a date and time, or a duration like 10m",
+            "events since this time: Unix seconds, a date and time, or a duration like 10m; " +
+            "what the engine no longer keeps comes from serve's history",
           field: "since",
         },
         {

@@ -212,10 +212,16 @@ export const containerLogs: Operation = {
       },
       {
         flags: "--since <time>",
-        description: "from this time: Unix seconds, RFC 3339, or a duration like 10m",
+        description:
+          "from this time: Unix seconds, RFC 3339, or a duration like 10m; with a container, " +
+          "what serve recorded of every container of that name too, each line with its id",
         field: "since",
       },
-      { flags: "--until <time>", description: "up to this time, same forms", field: "until" },
+      {
+        flags: "--until <time>",
+        description: "up to this time, same forms (history too, as --since)",
+        field: "until",
+      },
       {
         flags: "--stream <stream>",
         description: "stdout, stderr or both",
@@ -239,6 +245,7 @@ export const containerLogs: Operation = {
     examples: [
       ["docklens logs local web -n 20"],
       ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
+      ["docklens logs prod web --since 2d", "every container that was web: recorded, then live"],
       ["docklens logs local web -f --stream stderr"],
       ["docklens logs --project shop -f", "a compose project's logs, merged across clusters"],
       ["docklens logs --filter name=web --grep 'error|timeout' -n 50"],
