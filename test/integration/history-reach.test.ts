@@ -1,11 +1,11 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../support/until.ts";
 import { floodEvents, removeFlood } from "./event-flood.ts";
-import { cli, docker, engines, spawnServe, writeConfig } from "./helpers.ts";
+import { BIN, cli, docker, engines, spawnServe, writeConfig } from "./helpers.ts";
 
 /**
  * `docklens logs`, `events` and `stats` reaching into history with `--since` (issue 46): a
@@ -35,6 +35,32 @@ async function get<T>(path: string): Promise<T> {
 
 async function waitFor(ok: () => Promise<boolean>, ms = 20_000): Promise<void> {
   expect(await until(ok, ms, 100)).toBe(true);
+}
+
+/** Each line of `logs --since` of NAME: its id's first 12 digits and its number. */
+function parse(stdout: string): RegExpExecArray[] {
+  const lines = stdout
+    .trim()
+    .split("\n")
+    .map((line) => /^alpha\/reach-web@([0-9a-f]{12}) \| line (\d+)$/.exec(line)!);
+  expect(lines.every(Boolean)).toBe(true);
+  return lines;
+}
+
+/** Run a streaming command until its output satisfies `done`, then press Ctrl-C; its output. */
+async function followUntil(args: string[], done: (stdout: string) => boolean): Promise<string> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", XDG_DATA_HOME: join(engines.tmp, "xdg-data") },
+  });
+  let stdout = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+    if (done(stdout)) child.kill("SIGINT");
+  });
+  const [code] = await once(child, "exit");
+  expect(code).toBe(0);
+  return stdout;
 }
 
 interface Lines {
@@ -123,11 +149,7 @@ describe("history reached with --since", () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    const shown = result.stdout
-      .trim()
-      .split("\n")
-      .map((line) => /^alpha\/reach-web@([0-9a-f]{12}) \| line (\d+)$/.exec(line)!);
-    expect(shown.every(Boolean)).toBe(true);
+    const shown = parse(result.stdout);
     const numbers = (id: string) =>
       shown.filter(([, of]) => of === id.slice(0, 12)).map(([, , n]) => Number(n));
     const before = numbers(first);
@@ -138,6 +160,19 @@ describe("history reached with --since", () => {
     expect(after).toEqual(Array.from({ length: after.length }, (_, i) => i + 1));
     // The removed one's lines first, then its replacement's.
     expect(shown.findIndex(([, of]) => of === second.slice(0, 12))).toBe(before.length);
+
+    // Followed: the same, then the replacement's new lines, still none twice.
+    const followed = await followUntil(
+      ["logs", "alpha", NAME, "--since", "10m", "-n", "all", "-f", "--config", config],
+      (stdout) => stdout.includes(`@${second.slice(0, 12)} | line ${after.at(-1)! + 25}\n`),
+    );
+    const went = parse(followed);
+    const later = went.filter(([, of]) => of === second.slice(0, 12)).map(([, , n]) => Number(n));
+    expect(went.filter(([, of]) => of === first.slice(0, 12)).map(([, , n]) => Number(n))).toEqual(
+      before,
+    );
+    expect(later).toEqual(Array.from({ length: later.length }, (_, i) => i + 1));
+    expect(later.length).toBeGreaterThan(after.length + 24);
 
     // Its recorded samples, a row per step, docker stats' columns after the time.
     const stats = await cli([
