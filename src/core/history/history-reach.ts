@@ -71,7 +71,14 @@ export async function followLogsReach(
         { cluster: input.cluster, name: live.id },
         {
           ...options,
-          query: { ...options.query, since, tail: "all", timestamps: true, follow: true },
+          // `-n 0`: new lines only, as without history.
+          query: {
+            ...options.query,
+            since,
+            tail: options.query.tail === 0 ? 0 : "all",
+            timestamps: true,
+            follow: true,
+          },
         },
       )
     : undefined;
@@ -90,7 +97,7 @@ export async function followLogsReach(
 /** History's lines and the live container's it does not hold, in time order; the last `tail`. */
 async function reachLines(input: ContainerRef, options: LogsReachOptions) {
   const recorded = await recordedLines(input, options);
-  const live = await liveContainer(input, options, recorded.lines.length > 0);
+  const { live, note } = await liveContainer(input, options, recorded.lines.length > 0);
   const lines = [...recorded.lines];
   if (live) {
     const { lines: engine } = await readContainerLogs(
@@ -102,10 +109,12 @@ async function reachLines(input: ContainerRef, options: LogsReachOptions) {
   }
   lines.sort((a, b) => compareTimes(timeKey(a.time), timeKey(b.time)));
   const tail = options.query.tail ?? 100;
+  // At most one: where nothing records, nothing is recorded, and an engine away is thrown.
+  const said = recorded.note ?? note;
   return {
     lines: tail === "all" ? lines : lines.slice(Math.max(0, lines.length - tail)),
     errors: [] as [],
-    ...(recorded.note ? { note: recorded.note } : {}),
+    ...(said ? { note: said } : {}),
     live,
   };
 }
@@ -129,19 +138,33 @@ async function recordedLines(input: ContainerRef, options: LogsReachOptions) {
   };
 }
 
-/** The container the engine has under the name now, or none when history has its lines. */
-async function liveContainer(input: ContainerRef, options: CoreOptions, recorded: boolean) {
+/**
+ * The container the engine has under the name now; none when history has lines of the name and
+ * the engine has no such container (removed), or is away (then `note` says so).
+ */
+async function liveContainer(
+  input: ContainerRef,
+  options: CoreOptions,
+  recorded: boolean,
+): Promise<{ live?: LiveContainer; note?: string }> {
   try {
     const target = await findContainer(input, options);
     const cluster: ClusterRef = { id: target.cluster.id, name: target.cluster.name };
     const container = { id: target.id, name: target.name.replace(/^\//, "") };
-    return { id: target.id, tags: { cluster, container } };
+    return { live: { id: target.id, tags: { cluster, container } } };
   } catch (error) {
-    // Removed (and not replaced), or its engine away: what history holds is the answer.
-    if (recorded && isDocklensError(error) && /^(CONTAINER_NOT_FOUND|ENGINE_)/.test(error.code))
-      return undefined;
+    if (!recorded || !isDocklensError(error)) throw error;
+    if (error.code === "CONTAINER_NOT_FOUND") return {};
+    if (error.code.startsWith("ENGINE_"))
+      return { note: `${error.message}; the lines history holds are shown` };
     throw error;
   }
+}
+
+/** The container a name is on its engine now, and the tags of its lines. */
+interface LiveContainer {
+  id: string;
+  tags: { cluster: ClusterRef; container: { id: string; name: string } };
 }
 
 /**
