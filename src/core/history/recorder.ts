@@ -204,7 +204,8 @@ export async function recordCluster(
     }
   };
   // Every container there when recording starts, once: one that is removed before its next event
-  // can still be looked up. A few inspects at a time, as the stats samples are read.
+  // can still be looked up. Again when the engine comes back, for those not read yet (its list
+  // failed). A few inspects at a time, as the stats samples are read.
   const recordExisting = async () => {
     const { containers } = await listContainers(String(cluster.id), options).catch(() => ({
       containers: [],
@@ -223,7 +224,7 @@ export async function recordCluster(
     else if (signalled.kind === "up" && !started) {
       started = true;
       void backlog(Date.now() / 1000).then(() => Promise.all([followLogs(), recordExisting()]));
-    } else if (signalled.kind === "up") void followLogs();
+    } else if (signalled.kind === "up") void Promise.all([followLogs(), recordExisting()]);
   });
   sampleStats(cluster, {
     ...options,
