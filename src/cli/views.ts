@@ -12,7 +12,8 @@ import type { ListNetworksResult } from "../core/objects/networks.ts";
 import type { ListVolumesResult } from "../core/objects/volumes.ts";
 import type { ListAllImagesResult, ListImagesResult } from "../core/objects/images.ts";
 import type { AnyCommandSpec } from "../operations/command.ts";
-import type { LogsResult, StatsResult } from "../operations/container-streams.ts";
+import type { StatsResult } from "../operations/container-stats.ts";
+import type { LogsResult } from "../operations/container-streams.ts";
 import { DETAIL_COMMANDS } from "../operations/details.ts";
 import type { InspectResult } from "../operations/inspect.ts";
 import type { ClustersTable } from "../operations/lists.ts";
@@ -145,10 +146,16 @@ export const VIEWS: Record<string, AnyView> = {
   "detail network": view({ view: (render) => render.networkDetail }),
   logs: view({
     raw: true,
-    view: (render, options: { timestamps?: boolean }) => {
-      const merged = render.createMergedLogsView(Boolean(options.timestamps));
+    view: (render, options: { timestamps?: boolean; since?: string; until?: string }) => {
+      // A window reaches into history, where a name was several containers: each line its id.
+      const ids = options.since !== undefined || options.until !== undefined;
+      const merged = render.createMergedLogsView(Boolean(options.timestamps), ids);
       return (result: LogsResult, colors) =>
-        isSelection(result) ? merged(result, colors) : render.logsView(result, colors);
+        "note" in result && !("lines" in result)
+          ? result.note
+          : isSelection(result)
+            ? merged(result, colors)
+            : render.logsView(result, colors);
     },
   }),
   stats: view({
@@ -156,7 +163,11 @@ export const VIEWS: Record<string, AnyView> = {
       const one = render.createStatsView(Boolean(options.stream));
       const all = render.createAllStatsView(options.stream !== false);
       return (result: StatsResult, colors) =>
-        "stats" in result ? all(result, colors) : one(result, colors);
+        "series" in result
+          ? render.historyStatsRows(result, colors)
+          : "stats" in result
+            ? all(result, colors)
+            : one(result, colors);
     },
   }),
   top: view({ view: (render) => render.processesTable }),

@@ -1,6 +1,8 @@
 // The operations over every cluster at once (or those named): each entry its route and the
 // command that mirrors it.
+import type { ClusterEvent } from "../core/clusters/events.ts";
 import type { CoreOptions } from "../core/engine/fleet.ts";
+import type { ReachNote, ReachStatus } from "../core/history/history-reach.ts";
 import type { Operation } from "./operation.ts";
 import {
   ACROSS_ERRORS,
@@ -223,7 +225,8 @@ export const ACROSS_OPERATIONS: Operation[] = [
         {
           flags: "--since <time>",
           description:
-            "events since this time: Unix seconds, a date and time, or a duration like 10m",
+            "events since this time: Unix seconds, a date and time, or a duration like 10m; " +
+            "what the engine no longer keeps comes from serve's history",
           field: "since",
         },
         {
@@ -245,8 +248,15 @@ export const ACROSS_OPERATIONS: Operation[] = [
         ["docklens events --format '{{.Cluster}} {{.Action}} {{.Actor.Attributes.name}}'"],
       ],
       input: EVENTS_INPUT,
-      call: async ([clusters], _, coreOptions, input) =>
-        (await events()).streamEvents({
+      call: async (
+        [clusters],
+        _,
+        coreOptions,
+        input,
+      ): Promise<AsyncGenerator<ClusterEvent | ReachStatus | ReachNote>> => {
+        const stream = await (
+          await events()
+        ).streamEvents({
           ...coreOptions,
           clusters,
           filters: input.filter,
@@ -254,7 +264,12 @@ export const ACROSS_OPERATIONS: Operation[] = [
           until: input.until,
           // Every engine away: exit 1 once each failed within its time limit, as ps does.
           failWhenAllDown: true,
-        }),
+        });
+        if (input.since === undefined) return stream;
+        // What an engine's backlog no longer holds comes from history (docs/guide/history.md).
+        const { fillEventsGap } = await import("../core/history/history-reach.ts");
+        return fillEventsGap(stream, { ...coreOptions, since: input.since, filters: input.filter });
+      },
       // An engine's status line is no event: on stderr, where ps says which clusters failed.
       hooks: () => ({ aside: (item) => !("Type" in item) }),
     }),

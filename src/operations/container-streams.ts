@@ -1,11 +1,11 @@
-// A container's output and processes: its live output (attach), its processes (top), its logs and
-// its stats, each entry its route and the command that mirrors it.
-import type { AllStatsResult } from "../core/containers/all-stats.ts";
+// A container's output and processes: its live output (attach), its processes (top) and its logs
+// (its stats: container-stats.ts), each entry its route and the command that mirrors it.
 import type { OutputLine } from "../core/containers/container-output.ts";
 import type { LogStatusLine } from "../core/containers/follow-merged-logs.ts";
 import type { ReadLogsResult } from "../core/containers/logs.ts";
 import type { MergedLogLine, ReadMergedLogsResult } from "../core/containers/merged-logs.ts";
-import type { StatsSample } from "../core/containers/stats.ts";
+import type { LogsReachResult, ReachNote } from "../core/history/history-reach.ts";
+import { asksHistory, noted } from "./history.ts";
 import type { Operation } from "./operation.ts";
 import {
   acrossHooks,
@@ -19,7 +19,7 @@ import {
   LOG_RANGE_QUERY,
 } from "./parts.ts";
 import { defineRoute, Streamed } from "./route.ts";
-import { ALL_STATS_INPUT, MERGED_LOGS_INPUT, mergedLogsQuery } from "./selection.ts";
+import { MERGED_LOGS_INPUT, mergedLogsQuery } from "./selection.ts";
 import {
   clustersOf,
   OPTIONAL_CONTAINER,
@@ -29,14 +29,21 @@ import {
   selectionOptions,
 } from "./selection-flags.ts";
 
-/** What `docklens logs` prints: one container's lines, or a selection's (and its status lines). */
+/**
+ * What `docklens logs` prints: one container's lines, or a selection's (and its status lines);
+ * with `--since`/`--until`, a name's recorded and live lines, each with its container.
+ */
 export type LogsResult =
-  ReadLogsResult | OutputLine | ReadMergedLogsResult | MergedLogLine | LogStatusLine;
-/** What `docklens stats` prints: one container's sample, or a round of a selection's. */
-export type StatsResult = StatsSample | AllStatsResult;
+  | ReadLogsResult
+  | OutputLine
+  | ReadMergedLogsResult
+  | MergedLogLine
+  | LogStatusLine
+  | LogsReachResult
+  | ReachNote;
 
 const logs = () => import("../core/containers/logs.ts");
-const stats = () => import("../core/containers/stats.ts");
+const reach = () => import("../core/history/history-reach.ts");
 
 /** `/detail/:cluster/container/:containerName/attach` and `docklens attach`. */
 export const attach: Operation = {
@@ -81,10 +88,6 @@ const CONTAINER_LOGS_INPUT = {
     description:
       "Stream new lines as NDJSON until the client leaves, the container stops or the server shuts down",
   },
-} as const;
-
-const CONTAINER_STATS_INPUT = {
-  stream: { kind: "boolean", description: "One object per engine sample, as NDJSON" },
 } as const;
 
 /** `/detail/:cluster/container/:containerName/process` and `docklens top`. */
@@ -178,10 +181,16 @@ export const containerLogs: Operation = {
       },
       {
         flags: "--since <time>",
-        description: "from this time: Unix seconds, RFC 3339, or a duration like 10m",
+        description:
+          "from this time: Unix seconds, RFC 3339, or a duration like 10m; with a container, " +
+          "what serve recorded of every container of that name too, each line with its id",
         field: "since",
       },
-      { flags: "--until <time>", description: "up to this time, same forms", field: "until" },
+      {
+        flags: "--until <time>",
+        description: "up to this time, same forms (history too, as --since)",
+        field: "until",
+      },
       {
         flags: "--stream <stream>",
         description: "stdout, stderr or both",
@@ -205,6 +214,7 @@ export const containerLogs: Operation = {
     examples: [
       ["docklens logs local web -n 20"],
       ["docklens logs local web --since 2026-11-22T10:00 --until 10m"],
+      ["docklens logs prod web --since 2d", "every container that was web: recorded, then live"],
       ["docklens logs local web -f --stream stderr"],
       ["docklens logs --project shop -f", "a compose project's logs, merged across clusters"],
       ["docklens logs --filter name=web --grep 'error|timeout' -n 50"],
@@ -227,80 +237,28 @@ export const containerLogs: Operation = {
         const { followMergedLogs } = await import("../core/containers/follow-merged-logs.ts");
         return followMergedLogs({ ...selection, query });
       }
-      const { followContainerLogs, readContainerLogs } = await logs();
       const { grep: _, ...query } = mergedLogsQuery(input);
       const ref = { cluster: cluster!, name };
+      // A window reaches into history: every container that had the name, then the live one.
+      if (asksHistory(query)) {
+        const { followLogsReach, readLogsReach } = await reach();
+        return query.follow
+          ? followLogsReach(ref, { ...coreOptions, query })
+          : readLogsReach(ref, { ...coreOptions, query });
+      }
+      const { followContainerLogs, readContainerLogs } = await logs();
       return query.follow
         ? followContainerLogs(ref, { ...coreOptions, query })
         : readContainerLogs(ref, { ...coreOptions, query });
     },
-    hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
-  }),
-};
-
-/** `/detail/:cluster/container/:containerName/stats` and `docklens stats`. */
-export const containerStats: Operation = {
-  route: defineRoute({
-    path: "/detail/:cluster/container/:containerName/stats",
-    summary: "One stats sample with a docker stats summary; NDJSON with stream=true",
-    schema: "StatsSample",
-    errors: [...CONTAINER_ERRORS, "INVALID_QUERY"],
-    query: CONTAINER_STATS_INPUT,
-    ndjson: { when: "stream", schema: "StatsSample" },
-    run: async (params, context) => {
-      const { readContainerStats, streamContainerStats } = await stats();
-      return context.input.stream
-        ? new Streamed(await streamContainerStats(containerOf(params), context))
-        : readContainerStats(containerOf(params), context);
+    hooks: ([cluster], options) => {
+      const across = acrossHooks<LogsResult>(clustersOf(cluster, options));
+      const note = noted<LogsResult>();
+      return {
+        ...across,
+        warnings: (result) => [...across.warnings!(result), ...note.warnings(result)],
+        aside: note.aside,
+      };
     },
-  }),
-  command: defineCommand({
-    name: ["stats"],
-    description:
-      "show a container's resource use, like docker stats; without one, every running " +
-      "container's of a selection, redrawn until Ctrl-C",
-    args: OPTIONAL_CONTAINER,
-    options: [
-      {
-        flags: "--stream",
-        description:
-          "refresh with every engine sample until Ctrl-C (without a container, the default)",
-        field: "stream",
-      },
-      {
-        flags: "--no-stream",
-        description: "one round of every container, as docker stats --no-stream",
-        field: "stream",
-      },
-      ...SELECTION_OPTIONS,
-      filterOption("containers"),
-    ],
-    examples: [
-      ["docklens stats local web"],
-      ["docklens stats local web --json | jq .summary.memoryPercent"],
-      ["docklens stats", "every running container of every cluster, until Ctrl-C"],
-      ["docklens stats prod --no-stream --project shop"],
-    ],
-    check: ([, name], options) => selectionCheck(name, options),
-    input: ALL_STATS_INPUT,
-    call: async (
-      [cluster, name],
-      options,
-      coreOptions,
-      input,
-    ): Promise<StatsResult | AsyncGenerator<StatsResult>> => {
-      if (name === undefined) {
-        const { readAllStats, streamAllStats } = await import("../core/containers/all-stats.ts");
-        const selection = selectionOptions(cluster, input, coreOptions);
-        await requireMatches(selection, options, true);
-        return input.stream === false ? readAllStats(selection) : streamAllStats(selection);
-      }
-      const { readContainerStats, streamContainerStats } = await stats();
-      const ref = { cluster: cluster!, name };
-      return input.stream
-        ? streamContainerStats(ref, coreOptions)
-        : readContainerStats(ref, coreOptions);
-    },
-    hooks: ([cluster], options) => acrossHooks(clustersOf(cluster, options)),
   }),
 };

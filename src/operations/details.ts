@@ -1,6 +1,6 @@
 // The detail of one item (a cluster, a container, an image, a volume, a network): each entry its
 // route and the command that mirrors it; and the order of the detail routes, a container's
-// streams (container-streams.ts) among them.
+// streams (container-streams.ts, container-stats.ts) among them.
 import type { Operation } from "./operation.ts";
 import { commandsOf } from "./operation.ts";
 import {
@@ -12,7 +12,8 @@ import {
   itemArgs,
   itemDetail,
 } from "./parts.ts";
-import { attach, containerLogs, containerStats, processes } from "./container-streams.ts";
+import { containerStats } from "./container-stats.ts";
+import { attach, containerLogs, processes } from "./container-streams.ts";
 
 const containers = () => import("../core/containers/containers.ts");
 const images = itemDetail(

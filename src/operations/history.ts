@@ -84,10 +84,18 @@ const asked = <O, I extends { cluster?: string[] }>(options: O, input: I) => ({
   clusters: input.cluster ?? [],
 });
 
-/** The body's note (nothing records here), once on stderr. */
-const noted = <R extends { note?: string }>(): RunHooks<R> => ({
-  warnings: (result) => (result.note ? [result.note] : []),
+/**
+ * The body's note (nothing records here), once on stderr; in a followed read (`logs -f --since`)
+ * an item of its own, said aside.
+ */
+export const noted = <R extends object>(): Required<Pick<RunHooks<R>, "warnings" | "aside">> => ({
+  warnings: (result) => ("note" in result && typeof result.note === "string" ? [result.note] : []),
+  aside: (item) => "note" in item && !("lines" in item),
 });
+
+/** Whether `logs`, `events` or `stats` reach into history: a window (docs/guide/history.md). */
+export const asksHistory = (input: { since?: number; until?: number }) =>
+  input.since !== undefined || input.until !== undefined;
 
 /** `GET /history/containers` and `docklens history`. */
 const historyContainers: Operation = {

@@ -9,7 +9,7 @@ import type {
   HistoryStatsResult,
 } from "../../core/history/history-reads.ts";
 import { renderTable } from "./format.ts";
-import { eventLine } from "./streams.ts";
+import { eventLine, STATS_HEAD, statsRow } from "./streams.ts";
 
 /** One row per container: its cluster, id, image, exit code, when removed, name. */
 export function historyTable(result: HistoryContainersResult, colors: ChalkInstance): string {
@@ -58,4 +58,24 @@ export function historyStatsTable(result: HistoryStatsResult, colors: ChalkInsta
     rows,
     colors,
   );
+}
+
+/**
+ * `docklens stats --since`: docker stats' columns, a row per container and step, oldest first,
+ * after the step's time and the cluster.
+ */
+export function historyStatsRows(result: HistoryStatsResult, colors: ChalkInstance): string {
+  const rows = result.series
+    .flatMap(({ cluster, container, points }) =>
+      points.map((point) => {
+        const memoryPercent = point.memoryLimit ? (point.memoryUsage / point.memoryLimit) * 100 : 0;
+        return [
+          point.time,
+          cluster.name,
+          ...statsRow(container.id, container.name, { ...point, memoryPercent }),
+        ];
+      }),
+    )
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  return renderTable(["TIME", "CLUSTER", ...STATS_HEAD], rows, colors);
 }

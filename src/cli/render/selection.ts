@@ -67,6 +67,7 @@ function hslToRgb(hue: number, saturation: number, lightness: number): [number, 
  */
 export function createMergedLogsView(
   timestamps: boolean,
+  ids = false,
 ): (item: ReadMergedLogsResult | MergedLogLine | LogStatusLine, colors: ChalkInstance) => string {
   // Each container its own colour, in the order they first appear, as docker compose logs does.
   const assigned = new Map<string, number>();
@@ -76,7 +77,8 @@ export function createMergedLogsView(
     return assigned.get(key)!;
   };
   const one = (item: MergedLogLine | LogStatusLine, colors: ChalkInstance): string => {
-    const who = `${item.cluster.name}/${item.container?.name ?? "*"}`;
+    const id = ids && item.container ? `@${item.container.id.slice(0, 12)}` : "";
+    const who = `${item.cluster.name}/${item.container?.name ?? "*"}${id}`;
     const prefix = item.container
       ? nthColor(colorOf({ cluster: item.cluster, container: item.container }), colors)(`${who} |`)
       : `${who} |`;

@@ -7,6 +7,7 @@ import type { ReadLogsResult } from "../../core/containers/logs.ts";
 import type { ListProcessesResult } from "../../core/containers/processes.ts";
 import type { StatsSample, StatsSummary } from "../../core/containers/stats.ts";
 import type { ClusterEvent, EventStatus } from "../../core/clusters/events.ts";
+import type { ReachNote, ReachStatus } from "../../core/history/history-reach.ts";
 import { toJsonText } from "../../core/json.ts";
 import { bytesSize, humanSize, renderTable, shortId } from "./format.ts";
 import { formatRows, type RowKind } from "./formatted.ts";
@@ -116,10 +117,10 @@ const EVENT_KIND: RowKind = {
  */
 export function createEventView(
   format: string | undefined,
-): (item: ClusterEvent | EventStatus, colors: ChalkInstance) => string {
+): (item: EventItem, colors: ChalkInstance) => string {
   if (format === undefined) return eventLine;
   return (item, colors) => {
-    if (isStatus(item)) return eventLine(item, colors);
+    if (isStatus(item) || isNote(item)) return eventLine(item, colors);
     if (/^\s*(json|\{\{\s*json\s+\.\s*\}\})\s*$/.test(format)) return toJsonText(item);
     const event = item;
     const data: TemplateData = {
@@ -139,13 +140,20 @@ export function createEventView(
   };
 }
 
+/** What `docklens events` prints: events, status lines, and why history had nothing to add. */
+export type EventItem = ClusterEvent | ReachStatus | ReachNote;
+
 /** An event as `docklens events` prints it: time, cluster, type, action, actor and attributes. */
-export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstance): string {
+export function eventLine(item: EventItem, colors: ChalkInstance): string {
+  if (isNote(item)) return colors.yellow(item.note);
   if (isStatus(item)) {
     if (item.status === "truncated")
       return colors.yellow(
-        `${item.cluster.name}: the engine's events reach back only to ${isoSeconds(item.oldest ?? 0)}` +
-          ", the last it keeps; earlier ones are not shown",
+        item.history
+          ? `${item.cluster.name}: history and the engine's events reach back only to ` +
+              `${isoSeconds(item.oldest ?? 0)}; earlier ones are not shown`
+          : `${item.cluster.name}: the engine's events reach back only to ${isoSeconds(item.oldest ?? 0)}` +
+              ", the last it keeps; earlier ones are not shown",
       );
     const text = `${item.cluster.name}: ${item.status}${item.error ? ` (${item.error.message})` : ""}`;
     return item.status === "disconnected" ? colors.yellow(text) : colors.green(text);
@@ -174,8 +182,13 @@ export function eventLine(item: ClusterEvent | EventStatus, colors: ChalkInstanc
 const STATUSES: ReadonlySet<unknown> = new Set(["disconnected", "reconnected", "truncated"]);
 
 /** A status line of the event stream, rather than an engine's event (which carries a Type). */
-function isStatus(item: ClusterEvent | EventStatus): item is EventStatus {
-  return !("Type" in item) && STATUSES.has(item.status);
+function isStatus(item: EventItem): item is ReachStatus {
+  return !("Type" in item) && STATUSES.has((item as EventStatus).status);
+}
+
+/** The line that says nothing records here, rather than an event. */
+function isNote(item: EventItem): item is ReachNote {
+  return !("Type" in item) && "note" in item && !("cluster" in item);
 }
 
 /** Unix seconds as an event line's time reads, to the second: `2026-11-22T10:00:00Z`. */

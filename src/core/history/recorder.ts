@@ -1,7 +1,8 @@
 // One cluster's recorder (D26): its events from the cluster's one event subscription (D21), shared
 // with every other user of it; each container's inspect body when something happens to it; a stats
 // sample of each running container every interval; the lines of the selected containers through
-// the shared log streams. On start it asks the engine for what came since the last it kept.
+// the shared log streams. On start it asks the engine for what came since the last it kept, and
+// inspects every container there once.
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import { streamEvents } from "../clusters/events.ts";
 import { inspectContainer } from "../containers/containers.ts";
@@ -27,6 +28,9 @@ export interface RecorderOptions extends CoreOptions {
 
 /** What a container's events make the recorder inspect it for (`health_status: healthy` too). */
 const INSPECTED = /^(create|start|die|oom|health_status.*)$/;
+
+/** Containers inspected at once when recording starts. */
+const EXISTING_AT_ONCE = 4;
 
 /** Lines a container the store never saw is asked for, at most, when it is first followed. */
 const FIRST_TAIL = 10_000;
@@ -199,14 +203,28 @@ export async function recordCluster(
       );
     }
   };
+  // Every container there when recording starts, once: one that is removed before its next event
+  // can still be looked up. Again when the engine comes back, for those not read yet (its list
+  // failed). A few inspects at a time, as the stats samples are read.
+  const recordExisting = async () => {
+    const { containers } = await listContainers(String(cluster.id), options).catch(() => ({
+      containers: [],
+    }));
+    const waiting = containers.map((item) => item.Id).filter((id) => !last.has(id));
+    const worker = async () => {
+      for (let id = waiting.shift(); id !== undefined && !signal.aborted; id = waiting.shift())
+        await inspect(id, Date.now());
+    };
+    await Promise.all(Array.from({ length: EXISTING_AT_ONCE }, worker));
+  };
   let started = false;
   const mirror = followMirror(cluster, options, () => {});
   const events = subscribeEvents(cluster, options, (signalled) => {
     if (signalled.kind === "event") onEvent(signalled.event);
     else if (signalled.kind === "up" && !started) {
       started = true;
-      void backlog(Date.now() / 1000).then(followLogs);
-    } else if (signalled.kind === "up") void followLogs();
+      void backlog(Date.now() / 1000).then(() => Promise.all([followLogs(), recordExisting()]));
+    } else if (signalled.kind === "up") void Promise.all([followLogs(), recordExisting()]);
   });
   sampleStats(cluster, {
     ...options,
