@@ -10,8 +10,22 @@ export interface HistoryWindow {
   until: string;
 }
 
+/** An RFC 3339 time to the second, as the page's URLs carry it. */
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
+
 /** A live container's chart reaches this far back when no window is asked. */
-export const RECENT: HistoryWindow = { since: "6h", until: "" };
+const RECENT_MS = 6 * 3600_000;
+
+/**
+ * The window of a live container's chart: the last 6 hours, or since it was created when that
+ * is later (a young container's few minutes get steps of seconds, not of 90 s).
+ */
+export function recentWindow(created: string, now = Date.now()): HistoryWindow & { span: string } {
+  const at = Date.parse(created);
+  return Number.isFinite(at) && at > now - RECENT_MS
+    ? { since: iso(Math.min(at, now - 60_000)), until: "", span: "since it was created" }
+    : { since: "6h", until: "", span: "the last 6 hours" };
+}
 
 /** Points a chart is given at most: the step is the window over this, in whole seconds. */
 const POINTS = 240;
@@ -38,9 +52,6 @@ export function windowOf(query: LocationQuery): HistoryWindow | undefined {
   const since = queryString(query.since);
   return since ? { since, until: queryString(query.until) } : undefined;
 }
-
-/** An RFC 3339 time to the second, as the page's URLs carry it. */
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
 
 /** Around an alert: from `margin` before it began to `margin` after it ended (or now). */
 export function windowAround(startsAt: number, endsAt: number, marginMs = 300_000) {

@@ -4,7 +4,7 @@
 import { ApiError, getJson, withQuery } from "./api.ts";
 import type { HistoryWindow } from "./history-window.ts";
 
-export { RECENT, statsStep, windowOf, type HistoryWindow } from "./history-window.ts";
+export { recentWindow, statsStep, windowOf, type HistoryWindow } from "./history-window.ts";
 
 /** The query of a read of one container of one cluster over `window`. */
 export function historyPath(

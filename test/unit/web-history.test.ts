@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { recordedLink } from "../../src/web/alerts.ts";
 import { removedRow } from "../../src/web/containers-model.ts";
-import { statsStep, windowAround, windowOf } from "../../src/web/history-window.ts";
+import { recentWindow, statsStep, windowAround, windowOf } from "../../src/web/history-window.ts";
 import type { AlertItem, HistoryContainer } from "../../src/web/types.ts";
 
 describe("history's windows", () => {
@@ -15,6 +15,20 @@ describe("history's windows", () => {
       "1s",
     );
     expect(statsStep({ since: "2026-12-06T12:00:00Z", until: "" }, now)).toBe("360s");
+  });
+
+  it("charts a live container's last 6 hours, or since it was created", () => {
+    expect(recentWindow("2026-12-01T00:00:00Z", now)).toEqual({
+      since: "6h",
+      until: "",
+      span: "the last 6 hours",
+    });
+    expect(recentWindow("2026-12-07T11:30:00.123456789Z", now)).toEqual({
+      since: "2026-12-07T11:30:00Z",
+      until: "",
+      span: "since it was created",
+    });
+    expect(recentWindow("", now).since).toBe("6h");
   });
 
   it("reads a window from the URL and makes one around an alert", () => {

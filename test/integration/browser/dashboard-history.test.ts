@@ -22,8 +22,8 @@ const KEEP = process.env.DOCKLENS_SCREENSHOTS;
 const NAME = unique();
 const IMAGE = "local/busybox:1";
 const HOSTILE = "<img src=x onerror=window.__pwned=1>";
-/** A hostile line, then a numbered line every 50 ms. */
-const LOGGER = `echo '${HOSTILE}'; i=0; while true; do i=$((i+1)); echo "line $i"; sleep 0.05; done`;
+/** A hostile line, a red one, then a numbered line every 50 ms. */
+const LOGGER = `echo '${HOSTILE}'; printf '\\033[31mred\\033[0m\\n'; i=0; while true; do i=$((i+1)); echo "line $i"; sleep 0.05; done`;
 
 /** `docklens serve --json` over `config`; its URL, port, and a close that ends it. */
 async function serve(config: string) {
@@ -132,6 +132,9 @@ describe("history on the page", () => {
     await expect.poll(() => recorded.textContent()).toContain(HOSTILE);
     expect(await page.locator("main img").count()).toBe(0);
     expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
+    // ANSI red is a class on a text span.
+    await page.getByTestId("history-grep").fill("red");
+    await expect.poll(() => recorded.locator(".fg-1").allTextContents()).toEqual(["red"]);
     // Its CPU and memory, charted; its events, its death with its exit code.
     await expect
       .poll(() => page.getByTestId("history-stats").locator("canvas").count())
@@ -145,6 +148,26 @@ describe("history on the page", () => {
       await expect.poll(() => recorded.textContent()).toContain(last);
       await page.screenshot({ path: join(KEEP, "dashboard-history.png"), fullPage: true });
     }
+  });
+
+  it("shows that page at a phone's width, dark, without sideways scrolling, axe-core clean", async () => {
+    // openPage takes the colour scheme beside the size.
+    const viewport = { width: 390, height: 844, colorScheme: "dark" };
+    const page = await dash.open(
+      `#/cluster/alpha/container/${first}?name=${NAME}`,
+      viewport,
+      /status of 404/,
+    );
+    await expect
+      .poll(() => page.getByTestId("history-lines").textContent(), { timeout: 20_000 })
+      .toContain(last);
+    await expect.poll(() => page.getByTestId("history-stats").locator("canvas").count()).toBe(1);
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as any).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("lists it in the Containers view with Removed too, linked to its page", async () => {
@@ -168,7 +191,7 @@ describe("history on the page", () => {
     const chart = page.getByTestId("history-stats");
     await expect
       .poll(() => chart.locator("h2").textContent(), { timeout: 20_000 })
-      .toContain("the last 6 hours");
+      .toMatch(/the last 6 hours|since it was created/);
     // Its samples come a second apart: reload until one is there.
     await expect
       .poll(
