@@ -74,6 +74,8 @@ describe("history on the page", () => {
       NAME,
       "-l",
       LABEL,
+      "-e",
+      "DB_PASSWORD=hunter2",
       IMAGE,
       "sh",
       "-c",
@@ -82,11 +84,13 @@ describe("history on the page", () => {
     const lines = () =>
       read<{ lines: Array<{ text: string }> }>(`/history/logs?container=${first}`);
     await waitFor(async () => (await lines()).lines.length > 30);
-    await waitFor(
-      async () =>
-        (await read<{ series: unknown[] }>(`/history/stats?container=${first}&step=1s`)).series
-          .length > 0,
-    );
+    // A few stats samples (one a second), for a chart of more than one point.
+    await waitFor(async () => {
+      const { series } = await read<{ series: Array<{ points: unknown[] }> }>(
+        `/history/stats?container=${first}&step=1s`,
+      );
+      return (series[0]?.points.length ?? 0) >= 4;
+    });
     await docker(engines.hostA, "kill", NAME);
     last = (await docker(engines.hostA, "logs", "--tail", "1", NAME)).trim();
     await docker(engines.hostA, "rm", NAME);
@@ -116,6 +120,10 @@ describe("history on the page", () => {
       "dash-history",
     );
     expect(await page.locator("table.kv", { hasText: "Command" }).textContent()).toContain("sh -c");
+    // Its environment, its secret redacted before it was stored.
+    const env = await page.locator("table.kv", { hasText: "Environment" }).textContent();
+    expect(env).toMatch(/DB_PASSWORD\s*<redacted>/);
+    expect(await page.locator("main").textContent()).not.toContain("hunter2");
     // Its last lines, the last it wrote at the end.
     const recorded = page.getByTestId("history-lines");
     await expect.poll(() => recorded.textContent(), { timeout: 20_000 }).toContain(last);
