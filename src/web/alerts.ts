@@ -3,6 +3,7 @@
 // of what it is about.
 import type { RouteLocationRaw } from "vue-router";
 import { eventTime, timeAgo } from "./format.ts";
+import { windowAround } from "./history-window.ts";
 import type { AlertItem } from "./types.ts";
 
 /** How often the Alerts view (and the overview's figure) reads `/alerts` again. */
@@ -29,6 +30,8 @@ export interface AlertRow {
   lasted: string;
   /** Where its container's name leads, or (with no container) its cause. */
   link: RouteLocationRaw | undefined;
+  /** Its container's page over the minutes around it: the lines and stats history kept then. */
+  recorded: RouteLocationRaw | undefined;
 }
 
 /** `1 minute`, `3 hours`, `12 seconds`: how long `from` to `to` is, in its largest unit. */
@@ -53,6 +56,18 @@ export function alertLink(alert: AlertItem): RouteLocationRaw | undefined {
   if (alert.when === "drift") return { name: "drift" };
   if (alert.when === "engine-down") return { name: "clusters" };
   if (cluster) return { name: "containers", query: { cluster } };
+}
+
+/**
+ * Its container's page with the window around it (five minutes before it began to five after it
+ * ended, or now): there the page shows what history recorded then. None without a container or
+ * a start.
+ */
+export function recordedLink(alert: AlertItem, started: number, ended: number) {
+  const link = alertLink(alert);
+  if (!alert.container || !started || !link || typeof link !== "object" || !("query" in link))
+    return undefined;
+  return { ...link, query: { ...link.query, ...windowAround(started, ended) } };
 }
 
 const timeOf = (iso: string | undefined) => {
@@ -87,6 +102,7 @@ export function alertRows(alerts: readonly AlertItem[], now = Date.now()): Alert
       endedTitle: ended ? eventTime(new Date(ended)) : "",
       lasted: started && ended ? duration(started, ended) : "",
       link: alertLink(alert),
+      recorded: recordedLink(alert, started, ended),
     };
   });
   const firing = (row: AlertRow) => (row.state === "firing" ? 0 : 1);

@@ -1,8 +1,8 @@
 // The containers view's rows and filters, apart from its template. Rows are made once per list
 // read, flat and with their search text precomputed, and kept in shallow refs: 12,000 of them
 // must filter in a few milliseconds a keystroke and cost no reactive proxies.
-import { formatPorts, healthOf, nameOf, projectOf } from "./format.ts";
-import type { ClusterRef, ContainerItem } from "./types.ts";
+import { formatPorts, healthOf, nameOf, projectOf, timeAgo } from "./format.ts";
+import type { ClusterRef, ContainerItem, HistoryContainer } from "./types.ts";
 
 /** One row of the containers table. */
 export interface ContainerRow {
@@ -22,6 +22,8 @@ export interface ContainerRow {
   labels: Record<string, string>;
   /** Lower-case name, image, project and cluster, for the search box. */
   search: string;
+  /** A container the engine removed, from history: it links to its page by its id. */
+  removed?: true;
 }
 
 /** A row of a container of `cluster`. */
@@ -43,6 +45,38 @@ export function toRow(item: ContainerItem, cluster: ClusterRef): ContainerRow {
     created: item.Created,
     labels: item.Labels ?? {},
     search: `${name}\n${item.Image}\n${project}\n${cluster.name}`.toLowerCase(),
+  };
+}
+
+/**
+ * A row of a container the engine removed, from its last record in history (`/history/containers`):
+ * its state `removed`, its status its last (`Exited (137)`) and when it went.
+ */
+export function removedRow(record: HistoryContainer): ContainerRow {
+  const inspect = record.inspect as {
+    Created?: string;
+    Config?: { Labels?: Record<string, string> | null };
+  };
+  const labels = inspect.Config?.Labels ?? {};
+  const project = projectOf(labels);
+  const last = record.exitCode === null ? record.state : `Exited (${record.exitCode})`;
+  const when = record.removed ?? record.recorded;
+  return {
+    key: `${record.cluster.id}/${record.id}`,
+    clusterId: record.cluster.id,
+    cluster: record.cluster.name,
+    id: record.id,
+    name: record.name,
+    image: record.image,
+    state: "removed",
+    health: "",
+    status: `${last}, removed ${timeAgo(when)}`,
+    ports: "",
+    project,
+    created: inspect.Created ?? when,
+    labels,
+    search: `${record.name}\n${record.image}\n${project}\n${record.cluster.name}`.toLowerCase(),
+    removed: true,
   };
 }
 

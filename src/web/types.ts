@@ -65,3 +65,13 @@ export interface EventLine {
 
 /** An alert of `GET /alerts`, and the body: firing, or resolved a short while ago. */
 export type { Alert as AlertItem, ListAlertsResult as AlertsBody } from "../index.ts";
+
+/** The bodies of `/history/*` (docs/guide/history.md): what serve recorded, removed containers too. */
+export type {
+  HistoryContainer,
+  HistoryContainersResult,
+  HistoryEventsResult,
+  HistoryLogLine,
+  HistoryLogsResult,
+  HistoryStatsResult,
+} from "../index.ts";
