@@ -1,0 +1,153 @@
+// An engine held in memory, behind the same seam as a real one (EngineBackend): the containers it
+// lists, the inspect bodies it answers (one may be held: a slow inspect), and its `/events`
+// streams, which a test writes events to, cuts (a gap) or fails while the engine is away (a
+// restart). Given to createFleet's `backend`, it drives the hub and the mirror in-process, under
+// fake timers, in milliseconds; test/integration/ drives them against real engines.
+import { PassThrough, type Readable } from "node:stream";
+import { DEFAULT_TUNING, toClusterConfig } from "../../../src/core/config/cluster-config.ts";
+import { parseEndpoint } from "../../../src/core/config/endpoint.ts";
+import type { EngineBackend, EngineGetOptions } from "../../../src/core/engine/engine-backend.ts";
+import { createFleet, type Fleet } from "../../../src/core/engine/fleet.ts";
+
+/** A container of the memory engine: what its list item and inspect body are made of. */
+export interface MemoryContainer {
+  id: string;
+  name: string;
+  state: "created" | "running" | "exited";
+  /** ISO times of its state, for the `Status` text made from its inspect body. */
+  startedAt?: string;
+  finishedAt?: string;
+  exitCode?: number;
+}
+
+/** The memory engine: a test changes `containers` and says so with {@link MemoryEngine.event}. */
+export class MemoryEngine implements EngineBackend {
+  /** Newest first, as the engines list them. */
+  containers: MemoryContainer[] = [];
+  /** Each call: `GET path`, and `filtered` (a list by id) or `since` (events after a gap). */
+  readonly calls: string[] = [];
+  /** Away (stopped, restarting): every call fails as a refused connection. */
+  away = false;
+  readonly #streams = new Set<PassThrough>();
+  readonly #held = new Map<string, Promise<void>>();
+
+  /** Each call of `what` (`/version`, `/containers/json filtered`) made so far. */
+  count(what: string): number {
+    return this.calls.filter((call) => call === `GET ${what}`).length;
+  }
+
+  /** Event streams open now. */
+  get streams(): number {
+    return this.#streams.size;
+  }
+
+  get(path: string, signal: AbortSignal, options: EngineGetOptions = {}): Promise<unknown> {
+    const query = (options.query ?? {}) as Record<string, unknown>;
+    const asked = query.filters ? " filtered" : query.since ? " since" : "";
+    this.calls.push(`GET ${path}${asked}`);
+    if (this.away)
+      return Promise.reject(
+        Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+      );
+    if (path === "/version")
+      return Promise.resolve({ Version: "28.0.0", ApiVersion: "1.48", Components: [] });
+    if (path === "/events") return Promise.resolve(this.#eventStream(signal));
+    if (path === "/containers/json") return Promise.resolve(this.#list(query.filters));
+    const inspect = /^\/containers\/([^/]+)\/json$/.exec(path);
+    if (inspect) return this.#inspect(decodeURIComponent(inspect[1]!));
+    return Promise.reject(notFound(`no route ${path}`));
+  }
+
+  attach(): Promise<Readable> {
+    return Promise.reject(notFound("attach is not kept in memory"));
+  }
+
+  close(): void {}
+
+  /** Send `Action` of container `id` on every open event stream. */
+  event(Action: string, id: string): void {
+    const now = Date.now();
+    const event = {
+      Type: "container",
+      Action,
+      Actor: { ID: id, Attributes: {} },
+      time: Math.floor(now / 1000),
+      timeNano: now * 1_000_000,
+    };
+    for (const stream of this.#streams) stream.write(`${JSON.stringify(event)}\n`);
+  }
+
+  /** End every open event stream, as a dropped connection does: a gap. */
+  cut(): void {
+    for (const stream of this.#streams)
+      stream.destroy(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
+  }
+
+  /** Hold the inspects of container `id` until the function returned is called. */
+  hold(id: string): () => void {
+    let release!: () => void;
+    this.#held.set(id, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.#held.delete(id);
+      release();
+    };
+  }
+
+  #eventStream(signal: AbortSignal): PassThrough {
+    const stream = new PassThrough();
+    this.#streams.add(stream);
+    stream.once("close", () => this.#streams.delete(stream));
+    signal.addEventListener("abort", () => stream.destroy(), { once: true });
+    return stream;
+  }
+
+  #list(filters: unknown): object[] {
+    const ids =
+      typeof filters === "string" ? (JSON.parse(filters) as { id?: string[] }).id : undefined;
+    return this.containers
+      .filter((container) => !ids || ids.some((id) => container.id.startsWith(id)))
+      .map((container) => ({
+        Id: container.id,
+        Names: [`/${container.name}`],
+        State: container.state,
+        // The engine's own text: the mirror serves it until the inspect body tells the times.
+        Status: container.state === "created" ? "Created" : `listed ${container.state}`,
+        HostConfig: { NetworkMode: "bridge" },
+      }));
+  }
+
+  async #inspect(id: string): Promise<object> {
+    await this.#held.get(id);
+    const container = this.containers.find((one) => one.id === id);
+    if (!container) throw notFound(`No such container: ${id}`);
+    return {
+      Id: id,
+      State: {
+        Status: container.state,
+        Running: container.state === "running",
+        ExitCode: container.exitCode ?? 0,
+        StartedAt: container.startedAt ?? "0001-01-01T00:00:00Z",
+        FinishedAt: container.finishedAt ?? "0001-01-01T00:00:00Z",
+      },
+      HostConfig: { NetworkMode: "bridge" },
+    };
+  }
+}
+
+function notFound(message: string): Error {
+  return Object.assign(new Error(message), { statusCode: 404, json: { message } });
+}
+
+/** A live fleet as serve keeps (its grace period the default) of one cluster, `alpha`, on `engine`. */
+export function memoryFleet(engine: MemoryEngine): Fleet {
+  const host = "/nonexistent/docklens-memory.sock";
+  const cluster = toClusterConfig(
+    { id: 1, name: "alpha", host },
+    parseEndpoint(host),
+    DEFAULT_TUNING,
+  );
+  return createFleet(
+    { clusters: [cluster], showSecrets: false, source: null, warnings: [] },
+    { live: true, backend: () => engine },
+  );
+}
