@@ -55,7 +55,7 @@ const steps: Record<string, (id: string) => Step> = {
   },
   die: (id) => (e) => {
     Object.assign(find(id), { state: "exited", exitCode: 3, finishedAt: iso() });
-    e.event("die", id);
+    e.event("die", id, { exitCode: "3" });
   },
   destroy: (id) => (e) => {
     e.containers = e.containers.filter((one) => one.id !== id);

@@ -4,8 +4,7 @@
 // restart). Given to createFleet's `backend`, it drives the hub and the mirror in-process, under
 // fake timers, in milliseconds; test/integration/ drives them against real engines.
 import { PassThrough, type Readable } from "node:stream";
-import { DEFAULT_TUNING, toClusterConfig } from "../../../src/core/config/cluster-config.ts";
-import { parseEndpoint } from "../../../src/core/config/endpoint.ts";
+import { normalizeConfig } from "../../../src/core/config/config-schema.ts";
 import type { EngineBackend, EngineGetOptions } from "../../../src/core/engine/engine-backend.ts";
 import { createFleet, type Fleet } from "../../../src/core/engine/fleet.ts";
 
@@ -64,13 +63,13 @@ export class MemoryEngine implements EngineBackend {
 
   close(): void {}
 
-  /** Send `Action` of container `id` on every open event stream. */
-  event(Action: string, id: string): void {
+  /** Send `Action` of container `id` (with its `Attributes`) on every open event stream. */
+  event(Action: string, id: string, Attributes: Record<string, string> = {}): void {
     const now = Date.now();
     const event = {
       Type: "container",
       Action,
-      Actor: { ID: id, Attributes: {} },
+      Actor: { ID: id, Attributes },
       time: Math.floor(now / 1000),
       timeNano: now * 1_000_000,
     };
@@ -138,16 +137,15 @@ function notFound(message: string): Error {
   return Object.assign(new Error(message), { statusCode: 404, json: { message } });
 }
 
-/** A live fleet as serve keeps (its grace period the default) of one cluster, `alpha`, on `engine`. */
-export function memoryFleet(engine: MemoryEngine): Fleet {
-  const host = "/nonexistent/docklens-memory.sock";
-  const cluster = toClusterConfig(
-    { id: 1, name: "alpha", host },
-    parseEndpoint(host),
-    DEFAULT_TUNING,
+/**
+ * A live fleet as serve keeps (its grace period the default) of one cluster, `alpha`, on
+ * `engine`; with the `alerts` of a config file, when given.
+ */
+export function memoryFleet(engine: MemoryEngine, alerts?: object): Fleet {
+  const config = normalizeConfig(
+    { clusters: [{ name: "alpha", host: "unix:///nonexistent/docklens-memory.sock" }], alerts },
+    "memory.json",
+    {},
   );
-  return createFleet(
-    { clusters: [cluster], showSecrets: false, source: null, warnings: [] },
-    { live: true, backend: () => engine },
-  );
+  return createFleet(config, { live: true, backend: () => engine });
 }
