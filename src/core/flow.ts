@@ -37,7 +37,8 @@ export async function settleOnAbort<T>(
 
 /**
  * Resolve after `ms`, or at once when `signal` aborts; never rejects. On the global timers, which
- * fake timers reach (node:timers/promises's they do not): the hub's backoff is tested so.
+ * fake timers reach (node:timers/promises's they do not): the hub's backoff and the alert
+ * samplers' rounds are tested so.
  */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -16,6 +16,7 @@ const RULES = {
     { name: "crashed", when: "exited", cooldown: "1m", notify: ["ops"] },
     { name: "loop", when: "restarting", restarts: 3, window: "1m" },
     { name: "engine", when: "engine-down" },
+    { name: "hot", when: "cpu", above: 80, for: "30s" },
   ],
 };
 
@@ -54,7 +55,7 @@ afterEach(() => {
  * What the engine does at a time (ms after T0). A container's alert fires 15 ms after its event:
  * the rule's lookup of the container waits for the mirror to apply the event (its batch).
  */
-type Step = [at: number, what: "die 3" | "die 0" | "start" | "away" | "back"];
+type Step = [at: number, what: "die 3" | "die 0" | "start" | "away" | "back" | "cpu 90" | "cpu 10"];
 const act: Record<Step[1], () => void> = {
   "die 3": () => engine.event("die", "a", { exitCode: "3" }),
   "die 0": () => engine.event("die", "a", { exitCode: "0" }),
@@ -66,6 +67,8 @@ const act: Record<Step[1], () => void> = {
   back: () => {
     engine.away = false;
   },
+  "cpu 90": () => (engine.containers[0]!.cpu = 90),
+  "cpu 10": () => (engine.containers[0]!.cpu = 10),
 };
 
 describe("serve's alerts over an in-memory engine", () => {
@@ -120,6 +123,25 @@ describe("serve's alerts over an in-memory engine", () => {
       ],
       20_000,
       ["@1000 firing engine alpha", "@8750 resolved engine alpha"],
+    ],
+    [
+      // Sampled every 10 s (a third of its `for`): above from the sample at 10 s, for 30 s at 40 s.
+      "a cpu above the rule's threshold for its whole `for` fires; back under it, resolves",
+      [
+        [5000, "cpu 90"],
+        [45_000, "cpu 10"],
+      ],
+      60_000,
+      ["@40000 firing hot alpha/web", "@50000 resolved hot alpha/web"],
+    ],
+    [
+      "a cpu above for less than its `for` fires nothing",
+      [
+        [5000, "cpu 90"],
+        [25_000, "cpu 10"],
+      ],
+      60_000,
+      [],
     ],
   ])("%s", async (_, script, until, told) => {
     alerts = startAlerts({

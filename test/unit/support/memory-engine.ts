@@ -17,6 +17,9 @@ export interface MemoryContainer {
   startedAt?: string;
   finishedAt?: string;
   exitCode?: number;
+  /** Its cpu and memory use, in percent, as its stats sample tells them. */
+  cpu?: number;
+  memory?: number;
 }
 
 /** The memory engine: a test changes `containers` and says so with {@link MemoryEngine.event}. */
@@ -52,6 +55,8 @@ export class MemoryEngine implements EngineBackend {
       return Promise.resolve({ Version: "28.0.0", ApiVersion: "1.48", Components: [] });
     if (path === "/events") return Promise.resolve(this.#eventStream(signal));
     if (path === "/containers/json") return Promise.resolve(this.#list(query.filters));
+    const stats = /^\/containers\/([^/]+)\/stats$/.exec(path);
+    if (stats) return Promise.resolve(this.#stats(decodeURIComponent(stats[1]!)));
     const inspect = /^\/containers\/([^/]+)\/json$/.exec(path);
     if (inspect) return this.#inspect(decodeURIComponent(inspect[1]!));
     return Promise.reject(notFound(`no route ${path}`));
@@ -108,11 +113,35 @@ export class MemoryEngine implements EngineBackend {
       .map((container) => ({
         Id: container.id,
         Names: [`/${container.name}`],
+        Image: "busybox:1",
+        ImageID: `sha256:${"b".repeat(64)}`,
+        Command: "sh",
+        Created: Math.floor(Date.parse("2026-12-01T00:00:00Z") / 1000),
+        Ports: [],
+        Labels: {},
+        Mounts: [],
         State: container.state,
         // The engine's own text: the mirror serves it until the inspect body tells the times.
         Status: container.state === "created" ? "Created" : `listed ${container.state}`,
         HostConfig: { NetworkMode: "bridge" },
       }));
+  }
+
+  /** A sample whose figures are the container's `cpu` and `memory` percentages. */
+  #stats(id: string): object {
+    const container = this.containers.find((one) => one.id === id);
+    if (!container) throw notFound(`No such container: ${id}`);
+    const system = 1_000_000_000;
+    return {
+      read: new Date(Date.now()).toISOString(),
+      cpu_stats: {
+        cpu_usage: { total_usage: ((container.cpu ?? 0) / 100) * system },
+        system_cpu_usage: system,
+        online_cpus: 1,
+      },
+      precpu_stats: { cpu_usage: { total_usage: 0 }, system_cpu_usage: 0 },
+      memory_stats: { usage: container.memory ?? 0, limit: 100 },
+    };
   }
 
   async #inspect(id: string): Promise<object> {
