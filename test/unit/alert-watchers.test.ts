@@ -17,6 +17,7 @@ const RULES = {
     { name: "loop", when: "restarting", restarts: 3, window: "1m" },
     { name: "engine", when: "engine-down" },
     { name: "hot", when: "cpu", above: 80, for: "30s" },
+    { name: "few", when: "missing", label: "app", min: 2 },
   ],
 };
 
@@ -37,8 +38,10 @@ beforeEach(() => {
     return Promise.resolve(new Response(null, { status: 200 }));
   });
   engine = new MemoryEngine();
+  const started = new Date(T0).toISOString();
   engine.containers = [
-    { id: "a", name: "web", state: "running", startedAt: new Date(T0).toISOString() },
+    { id: "a", name: "web", state: "running", startedAt: started, labels: { app: "shop" } },
+    { id: "b", name: "web2", state: "running", startedAt: started, labels: { app: "shop" } },
   ];
   fleet = memoryFleet(engine, RULES);
 });
@@ -51,15 +54,34 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const now = () => new Date(Date.now()).toISOString();
+/** Container a exits with `code`. */
+const dies = (code: number) =>
+  Object.assign(engine.containers[0]!, { state: "exited", exitCode: code, finishedAt: now() });
+
 /**
  * What the engine does at a time (ms after T0). A container's alert fires 15 ms after its event:
  * the rule's lookup of the container waits for the mirror to apply the event (its batch).
  */
-type Step = [at: number, what: "die 3" | "die 0" | "start" | "away" | "back" | "cpu 90" | "cpu 10"];
+type Step = [
+  at: number,
+  what: "die 3" | "die 0" | "start" | "away" | "back" | "cpu 90" | "cpu 10" | "die unheard",
+];
 const act: Record<Step[1], () => void> = {
-  "die 3": () => engine.event("die", "a", { exitCode: "3" }),
+  "die 3": () => {
+    dies(3);
+    engine.event("die", "a", { exitCode: "3" });
+  },
   "die 0": () => engine.event("die", "a", { exitCode: "0" }),
-  start: () => engine.event("start", "a"),
+  start: () => {
+    Object.assign(engine.containers[0]!, { state: "running", startedAt: now() });
+    engine.event("start", "a");
+  },
+  // It dies while the event stream is cut: no event tells it.
+  "die unheard": () => {
+    engine.cut();
+    dies(3);
+  },
   away: () => {
     engine.away = true;
     engine.cut();
@@ -80,7 +102,26 @@ describe("serve's alerts over an in-memory engine", () => {
         [2000, "start"],
       ],
       70_000,
-      ["@1015 firing crashed alpha/web", "@62000 resolved crashed alpha/web"],
+      // One of the two of service shop stopped for a second: fewer than the `few` rule's 2.
+      [
+        "@1015 firing crashed alpha/web",
+        "@2000 firing few",
+        "@3000 resolved few",
+        "@62000 resolved crashed alpha/web",
+      ],
+    ],
+    [
+      // The evaluation after the gap finds it, dated when it died.
+      "a death no event told is found when the stream is back",
+      [[1000, "die unheard"]],
+      5000,
+      // The dropped stream is an engine-down until it is back (docs/guide/alerts.md).
+      [
+        "@1000 firing engine alpha",
+        "@1250 resolved engine alpha",
+        "@1250 firing crashed alpha/web",
+        "@2250 firing few",
+      ],
     ],
     ["a death with code 0 fires nothing", [[1000, "die 0"]], 70_000, []],
     [
@@ -92,7 +133,14 @@ describe("serve's alerts over an in-memory engine", () => {
         [40_000, "start"],
       ],
       200_000,
-      ["@1015 firing crashed alpha/web", "@100000 resolved crashed alpha/web"],
+      [
+        "@1015 firing crashed alpha/web",
+        "@2000 firing few",
+        "@3000 resolved few",
+        "@31000 firing few",
+        "@41000 resolved few",
+        "@100000 resolved crashed alpha/web",
+      ],
     ],
     [
       "three deaths within the window are a restart loop",
@@ -147,7 +195,7 @@ describe("serve's alerts over an in-memory engine", () => {
     alerts = startAlerts({
       fleet,
       log: (line) => {
-        const [, state, rest] = /^alert (\w+): (\S+ [^:\s]+)/.exec(line) ?? [];
+        const [, state, rest] = /^alert (\w+): ([^:]+)/.exec(line) ?? [];
         if (state) logged.push(`@${Date.now() - T0} ${state} ${rest}`);
       },
     });

@@ -84,23 +84,17 @@ const act: Record<Step[1], () => void> = {
 describe("a container watch over the in-memory engine", () => {
   it.each<[string, Step[], number, string[]]>([
     [
-      // The memory engine lists at once: its snapshot (and the inspect after) comes before synced,
-      // with no waiting line; the engine's listed Status is served until the inspect's times.
+      // The memory engine lists at once: its snapshot comes before synced, with no waiting line.
       "first its cluster's snapshot and synced",
       [],
       1000,
-      ["snapshot /web listed running", "modified /web Up 4 minutes", "synced"],
+      ["snapshot /web Up 4 minutes", "synced"],
     ],
     [
       "a Status text that moves with time is a modified line when it changes",
       [],
       31_000,
-      [
-        "snapshot /web listed running",
-        "modified /web Up 4 minutes",
-        "synced",
-        "modified /web Up 5 minutes",
-      ],
+      ["snapshot /web Up 4 minutes", "synced", "modified /web Up 5 minutes"],
     ],
     [
       "a container made, one died, one removed: a line each",
@@ -111,11 +105,9 @@ describe("a container watch over the in-memory engine", () => {
       ],
       5000,
       [
-        "snapshot /web listed running",
-        "modified /web Up 4 minutes",
+        "snapshot /web Up 4 minutes",
         "synced",
         "added /new Created",
-        "modified /web listed exited",
         "modified /web Exited (3) Less than a second ago",
         "modified /web Exited (3) 1 second ago",
         "removed a",
@@ -129,15 +121,13 @@ describe("a container watch over the in-memory engine", () => {
       ],
       5000,
       [
-        "snapshot /web listed running",
-        "modified /web Up 4 minutes",
+        "snapshot /web Up 4 minutes",
         "synced",
         // One line per error: the stream cut (connection reset), then refused while away.
         "down ENGINE_UNREACHABLE",
         "down ENGINE_UNREACHABLE",
-        // Back for the attempt at 3,750 (250, 500, 1000 ms apart): listed again, then inspected.
-        "snapshot /web listed running",
-        "modified /web Up 4 minutes",
+        // Back for the attempt at 3,750 (250, 500, 1000 ms apart): listed again.
+        "snapshot /web Up 4 minutes",
       ],
     ],
   ])("%s", async (_, script, until, read) => {

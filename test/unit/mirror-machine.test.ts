@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Fleet } from "../../src/core/engine/fleet.ts";
-import { followMirror, mirrorStatus, readMirror } from "../../src/core/hub/container-mirror.ts";
+import {
+  followMirror,
+  mirrorState,
+  mirrorStatus,
+  readMirror,
+} from "../../src/core/hub/container-mirror.ts";
 import { hubStreams } from "../../src/core/hub/event-hub.ts";
 import { MemoryEngine, memoryFleet, type MemoryContainer } from "./support/memory-engine.ts";
 
@@ -31,6 +36,8 @@ const read = () =>
   readMirror(cluster(), { fleet }, (containers) =>
     containers.map(({ item, status }) => `${(item.Names as string[])[0]!.slice(1)} ${status}`),
   );
+/** Containers of the mirror whose inspect body came. */
+const inspected = () => mirrorState(cluster(), { fleet })?.inspected;
 /** Let `ms` of fake time pass, and what it set off (a batch of events re-read, inspects) settle. */
 const pass = (ms = 100) => vi.advanceTimersByTimeAsync(ms);
 const iso = () => new Date(Date.now()).toISOString();
@@ -94,10 +101,11 @@ describe("the mirror lists, then follows the engine's events", () => {
     ],
   ])("%s", async (_, script, served, rereads) => {
     engine.containers = [running("a", "web")];
-    expect(await read()).toEqual(["web listed running"]);
-    await pass();
-    // Inspected: the times of its state tell its Status text.
+    // Live from the list item alone; its inspect (its state's times) follows.
     expect(await read()).toEqual(["web Up 5 minutes"]);
+    expect(inspected()).toBe(0);
+    await pass();
+    expect(inspected()).toBe(1);
     for (const [step, id] of script) {
       steps[step]!(id)(engine);
       await pass();
@@ -209,15 +217,16 @@ describe("a slow inspect", () => {
   it("blocks neither the readers nor the events of other containers", async () => {
     engine.containers = [running("a", "web"), running("b", "db")];
     const release = engine.hold("a");
-    // Served from the list items at once; the inspects wait on a.
-    expect(await read()).toEqual(["web listed running", "db listed running"]);
-    await pass();
+    // Served from the list items at once; the inspects of their slice wait on a's.
+    expect(await read()).toEqual(["web Up 5 minutes", "db Up 5 minutes"]);
+    await pass(5000);
+    expect(inspected()).toBe(0);
     steps.die!("b")(engine);
     await pass();
     // b's event was re-read (its list item) though a's inspect still hangs.
-    expect(await read()).toEqual(["web listed running", "db listed exited"]);
+    expect(await read()).toEqual(["web Up 5 minutes", "db Exited (3) Less than a second ago"]);
     release();
     await pass();
-    expect(await read()).toEqual(["web Up 5 minutes", "db Exited (3) Less than a second ago"]);
+    expect(inspected()).toBe(2);
   });
 });

@@ -7,6 +7,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { normalizeConfig } from "../../../src/core/config/config-schema.ts";
 import type { EngineBackend, EngineGetOptions } from "../../../src/core/engine/engine-backend.ts";
 import { createFleet, type Fleet } from "../../../src/core/engine/fleet.ts";
+import { statusText, type StateTimes } from "../../../src/core/hub/status-text.ts";
 
 /** A container of the memory engine: what its list item and inspect body are made of. */
 export interface MemoryContainer {
@@ -20,6 +21,7 @@ export interface MemoryContainer {
   /** Its cpu and memory use, in percent, as its stats sample tells them. */
   cpu?: number;
   memory?: number;
+  labels?: Record<string, string>;
 }
 
 /** The memory engine: a test changes `containers` and says so with {@link MemoryEngine.event}. */
@@ -118,11 +120,11 @@ export class MemoryEngine implements EngineBackend {
         Command: "sh",
         Created: Math.floor(Date.parse("2026-12-01T00:00:00Z") / 1000),
         Ports: [],
-        Labels: {},
+        Labels: container.labels ?? {},
         Mounts: [],
         State: container.state,
-        // The engine's own text: the mirror serves it until the inspect body tells the times.
-        Status: container.state === "created" ? "Created" : `listed ${container.state}`,
+        // Docker's text, as it words it at the time of the list.
+        Status: statusText(stateOf(container), "docker", Date.now()),
         HostConfig: { NetworkMode: "bridge" },
       }));
   }
@@ -150,16 +152,21 @@ export class MemoryEngine implements EngineBackend {
     if (!container) throw notFound(`No such container: ${id}`);
     return {
       Id: id,
-      State: {
-        Status: container.state,
-        Running: container.state === "running",
-        ExitCode: container.exitCode ?? 0,
-        StartedAt: container.startedAt ?? "0001-01-01T00:00:00Z",
-        FinishedAt: container.finishedAt ?? "0001-01-01T00:00:00Z",
-      },
+      State: stateOf(container),
       HostConfig: { NetworkMode: "bridge" },
     };
   }
+}
+
+/** The state of `container` as its inspect body words it. */
+function stateOf(container: MemoryContainer): StateTimes {
+  return {
+    Status: container.state,
+    Running: container.state === "running",
+    ExitCode: container.exitCode ?? 0,
+    StartedAt: container.startedAt ?? "0001-01-01T00:00:00Z",
+    FinishedAt: container.finishedAt ?? "0001-01-01T00:00:00Z",
+  };
 }
 
 function notFound(message: string): Error {
