@@ -36,6 +36,24 @@ export async function settleOnAbort<T>(
 }
 
 /**
+ * Resolve after `ms`, or at once when `signal` aborts; never rejects. On the global timers, which
+ * fake timers reach (node:timers/promises's they do not): the hub's backoff and the alert
+ * samplers' rounds are tested so.
+ */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
  * At most `max` tasks at once; the others wait in order. A waiter whose signal aborts leaves the
  * queue without running, and a running task whose signal aborts gives its place back at once.
  * One per engine, so that a burst never opens more than `max` calls.

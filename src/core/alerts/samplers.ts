@@ -1,10 +1,10 @@
 // What serve follows for the rules no event tells: a log rule's lines (the merged logs of its
 // selection, grep'd as `/logs?follow=true&grep=` does, bounded by the selection bound) and a cpu
 // or memory rule's stats (one sample of its selection's running containers each round).
-import { setTimeout as sleep } from "node:timers/promises";
 import { readAllStats } from "../containers/all-stats.ts";
 import { followMergedLogs } from "../containers/follow-merged-logs.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
+import { pause } from "../flow.ts";
 import { MAX_CAUSE, type Seen } from "./evaluate.ts";
 import { selectionOf, type RuleScope } from "./rule-scope.ts";
 
@@ -53,7 +53,7 @@ export async function followLogRule(
       sink.failed(`rule "${scope.rule.name}": ${(error as Error).message}`);
     }
     since = Date.now() / 1000;
-    await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
+    await pause(wait, options.signal);
     wait = Math.min(wait * 2, RETRY_MS[1]);
   }
 }
@@ -104,6 +104,6 @@ export async function sampleUsageRule(
       if (options.signal.aborted) return;
       sink.failed(`rule "${rule.name}": ${(error as Error).message}`);
     }
-    await sleep(options.everyMs, undefined, { signal: options.signal }).catch(() => undefined);
+    await pause(options.everyMs, options.signal);
   }
 }

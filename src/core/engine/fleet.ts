@@ -70,6 +70,15 @@ export interface FleetOptions {
   graceMs?: number;
 }
 
+/** Options of {@link createFleet}. */
+export interface CreateFleetOptions extends FleetOptions {
+  /**
+   * Where each cluster's engine backend comes from: an engine client by default (a socket, TCP,
+   * SSH, a node). The unit tests give an in-memory engine (test/unit/support/memory-engine.ts).
+   */
+  backend?: (cluster: ClusterConfig, purpose: EnginePurpose) => EngineBackend;
+}
+
 /**
  * A fleet with its engine clients, as the core sees it. Internal: the published {@link Fleet}
  * leaves `engine` out: the engines are the core's own business.
@@ -135,7 +144,7 @@ export interface CoreOptions {
  * const fleet = createFleet(await loadConfig({ configPath: "docklens.json" }));
  * ```
  */
-export function createFleet(config: DocklensConfig, options: FleetOptions = {}): Fleet {
+export function createFleet(config: DocklensConfig, options: CreateFleetOptions = {}): Fleet {
   // A client while it is built, then the client itself.
   const clients = new Map<string, EngineBackend | Promise<EngineBackend>>();
   const slots = new Map<number, EngineSlot>();
@@ -154,7 +163,9 @@ export function createFleet(config: DocklensConfig, options: FleetOptions = {}):
       const key = `${cluster.id}:${purpose}`;
       const client = clients.get(key);
       if (client) return client;
-      const building = createEngineClient(cluster, purpose);
+      const building = options.backend
+        ? Promise.resolve(options.backend(cluster, purpose))
+        : createEngineClient(cluster, purpose);
       clients.set(key, building);
       // Unless the fleet was closed meanwhile (the next use then builds anew): kept as itself, or,
       // failed to build (an unreadable TLS file), dropped, to be retried on the next call.

@@ -196,8 +196,12 @@ function open(cluster: ClusterConfig, options: CoreOptions, slot: EngineSlot): M
   mirror.unlisten = () => closing.removeEventListener("abort", onClose);
   mirror.subscription = subscribeEvents(cluster, fleet, (signal) => {
     if (mirrors.get(slot) !== mirror) return;
-    if (signal.kind === "up") void relist(cluster, fleet, mirror);
-    else if (signal.kind === "down") {
+    if (signal.kind === "up") {
+      // The engine answers again: its readers (a rule evaluated after the gap) wait for this
+      // list, as retryClusterNow's do, rather than fail with the error the mirror kept.
+      if (mirror.status === "down") mirror.status = "opening";
+      void relist(cluster, fleet, mirror);
+    } else if (signal.kind === "down") {
       markDown(mirror, slot, signal.error);
       settle(mirror);
     } else {

@@ -3,13 +3,13 @@
 // reflector keeps its watch: opened on the first user, reconnected with jittered backoff, and a
 // gap (a reconnection) said to every user, who re-lists what it keeps.
 import type { Readable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 
 import { openEngineStream } from "../engine/engine-stream.ts";
 import { forgetEngineFacts } from "../engine/engine-version.ts";
 import { fleetHubOptions, type CoreOptions, type EngineSlot } from "../engine/fleet.ts";
 import type { DocklensError, ErrorBody } from "../errors.ts";
+import { pause } from "../flow.ts";
 import { parseEngineJson } from "../json.ts";
 import { ndjsonSplitter } from "../ndjson.ts";
 
@@ -189,9 +189,7 @@ function run(cluster: ClusterConfig, options: CoreOptions, hub: ClusterHub): voi
         tell(hub.down);
         const woken = new AbortController();
         hub.retry = () => woken.abort();
-        await sleep(delay, undefined, { signal: AbortSignal.any([signal, woken.signal]) }).catch(
-          () => undefined,
-        );
+        await pause(delay, AbortSignal.any([signal, woken.signal]));
         hub.retry = undefined;
         wait = woken.signal.aborted ? first : Math.min(wait * 2, last);
       }
