@@ -16,7 +16,7 @@ import {
   decodeRead,
   nodeSubjects,
 } from "../engine/nats-protocol.ts";
-import { NodeAnswers } from "./node-answers.ts";
+import { NodeAnswers } from "./nats-answers.ts";
 
 /** Options of {@link serveNodeOverNats}. */
 export interface ServeNodeOptions {
