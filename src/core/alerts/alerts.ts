@@ -3,12 +3,13 @@
 // through the delivery queues, one per receiver.
 import type { AlertTrigger } from "../config/alert-triggers.ts";
 import { fleetAcrossReads, type CoreOptions, type Fleet } from "../engine/fleet.ts";
-import { AlertBook, alertId, type Alert, type AlertNotice } from "./alert-book.ts";
+import { AlertBook, type Alert } from "./alert-book.ts";
+import { alertFiring } from "./alert-firing.ts";
 import { createDelivery, type Delivery, type DeliveryOptions } from "./delivery.ts";
-import type { RuleEvaluation, Seen } from "./evaluate.ts";
-import { onceEvery, type OnceEvery } from "./once-every.ts";
-import { readReceiver } from "./receivers.ts";
-import { scopeOf, type RuleScope } from "./rule-scope.ts";
+import type { Seen } from "./evaluate.ts";
+import { LookupFailures } from "./lookup-failures.ts";
+import { readReceiver, type ReadyReceiver } from "./receivers.ts";
+import { scopeOf } from "./rule-scope.ts";
 import { watchRules } from "./watchers.ts";
 
 /** Options of {@link startAlerts}. */
@@ -37,14 +38,8 @@ export interface AlertsService {
   close(): void;
 }
 
-/** Lost events are logged this often at most, per rule. */
-const LOOKUP_LOG_MS = 60_000;
-
 /** Alertmanager forgets a firing alert not sent again within its resolve_timeout (5 m by default). */
 const ALERTMANAGER_RESEND_MS = 60_000;
-
-/** Rules whose alerts end by their own events and times, not by a list that no longer shows them. */
-const ENDED_BY_THEMSELVES: ReadonlySet<AlertTrigger> = new Set(["oom", "restarting", "log"]);
 
 const services = new WeakMap<object, AlertsService>();
 
@@ -127,122 +122,33 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
   const { fleet } = options;
   const config = fleet.config.alerts ?? { receivers: [], rules: [] };
   const { receivers, scopes } = readAlertRules(options);
-  const base = config.url ?? options.url ?? "";
   const log = options.log ?? (() => {});
-  const intervals = new Map(config.rules.map((rule) => [rule.name, rule.groupIntervalMs]));
-  const delivery = createDelivery(receivers, {
-    onFailure: (receiver, problem, wait) =>
-      log(`receiver "${receiver}" failed (${problem}); trying again in ${wait} ms`),
-    onDropped: (receiver, count) =>
-      log(`receiver "${receiver}": its queue is full; ${count} notices dropped`),
-    groupIntervalMs: (rule) => intervals.get(rule) ?? 0,
-    ...options.delivery,
-  });
-  const lookups = new Map<string, { count: number; log: OnceEvery; last?: string }>();
-  const lookupFailed = (scope: RuleScope, cluster: { name: string }, error: Error) => {
-    const name = scope.rule.name;
-    let failures = lookups.get(name);
-    if (!failures) {
-      const tally: { count: number; log: OnceEvery; last?: string } = {
-        count: 0,
-        log: onceEvery(LOOKUP_LOG_MS, (n) =>
-          log(
-            `rule "${name}": ${n} events lost, their containers could not be read (${tally.last})`,
-          ),
-        ),
-      };
-      lookups.set(name, (failures = tally));
-    }
-    failures.count++;
-    failures.last = `${cluster.name}: ${error.message}`;
-    failures.log.add();
-  };
+  const delivery = deliveryOf(config.rules, receivers, log, options.delivery);
+  const lookups = new LookupFailures(log);
   const book = new AlertBook();
   const notify = new Map(config.rules.map((rule) => [rule.name, rule.notify]));
-  const tell = (notices: Array<AlertNotice | undefined>) => {
-    for (const notice of notices) {
-      if (!notice) continue;
-      const { alert } = notice;
-      const where = [alert.cluster?.name, alert.container?.name].filter(Boolean).join("/");
-      log(`alert ${alert.state}: ${alert.rule}${where ? ` ${where}` : ""}: ${alert.cause}`);
-      delivery.send(notify.get(alert.rule) ?? [], [notice]);
-    }
-  };
-  const fire = ({ rule }: RuleScope, seen: Seen, quietMs?: number) => {
-    const link = alertLink(base, rule.when, seen);
-    const timing = { cooldownMs: rule.cooldownMs, ...(quietMs ? { resolveAfterMs: quietMs } : {}) };
-    tell([book.fire({ ...seen, rule: rule.name, when: rule.when, link }, timing, Date.now())]);
-  };
-  const end = (id: string) => tell([book.resolve(id, Date.now())]);
-  const quietOf = ({ rule }: RuleScope) =>
-    rule.when === "restarting"
-      ? rule.windowMs
-      : rule.when === "log"
-        ? rule.resolveAfterMs
-        : undefined;
-
-  const reconcile = (scope: RuleScope, { seen, answered }: RuleEvaluation) => {
-    const ids = new Set<string>();
-    for (const one of seen) {
-      ids.add(alertId({ rule: scope.rule.name, ...one }));
-      fire(scope, one, quietOf(scope));
-    }
-    if (ENDED_BY_THEMSELVES.has(scope.rule.when)) return;
-    const asked = new Set(answered.map((cluster) => cluster.id));
-    for (const alert of book.firingOf(scope.rule.name))
-      if (!ids.has(alert.id) && (alert.cluster ? asked.has(alert.cluster.id) : asked.size))
-        end(alert.id);
-  };
-
+  const base = config.url ?? options.url ?? "";
+  const firing = alertFiring({ book, delivery, notify, base, link: alertLink, log });
   const stop = watchRules(scopes, options, {
-    fire,
-    reconcile,
-    end: (scope, cluster, container) =>
-      end(
-        alertId({
-          rule: scope.rule.name,
-          cluster: {
-            id: typeof cluster === "number" ? cluster : cluster.id,
-            name: "",
-          },
-          container: container === null ? null : { id: container, name: "" },
-        }),
-      ),
-    lookupFailed,
-    followed: ({ rule, clusters: now }) => {
-      const ids = new Set(now.map((cluster) => cluster.id));
-      for (const alert of book.firingOf(rule.name))
-        if (alert.cluster && !ids.has(alert.cluster.id)) end(alert.id);
-    },
+    ...firing,
+    lookupFailed: (scope, cluster, error) => lookups.failed(scope, cluster, error),
     log,
   });
-
-  const ticker = setInterval(() => tell(book.tick(Date.now())), 1000).unref();
+  const ticker = setInterval(firing.tick, 1000).unref();
   const resend = setInterval(() => {
-    const firing = book.firing();
-    for (const receiver of receivers.filter((candidate) => candidate.kind === "alertmanager")) {
-      const notices = firing
-        .filter((alert) => notify.get(alert.rule)?.includes(receiver.name))
-        .map((alert) => ({ alert, ...subjectOf(alert.id) }));
-      delivery.send([receiver.name], notices);
-    }
+    resendFiring(book, notify, receivers, delivery);
   }, ALERTMANAGER_RESEND_MS).unref();
-  const subjectOf = (id: string) => {
-    const subject = book.subjectOf(id);
-    return subject ? { subject } : {};
-  };
   // The scopes' clusters follow the fleet's (watchers.ts).
   const byRule = new Map(scopes.map((scope) => [scope.rule.name, scope]));
-
   const service: AlertsService = {
     list: () => book.list(),
     clustersOf: (rule) => byRule.get(rule)?.clusters.map((cluster) => cluster.id) ?? [],
     deliveries: () => delivery.counts(),
     dropped: () => delivery.dropped(),
-    lookupFailures: () => [...lookups].map(([rule, { count }]) => ({ rule, count })),
+    lookupFailures: () => lookups.counts(),
     close() {
       stop();
-      for (const { log: tally } of lookups.values()) tally.close();
+      lookups.close();
       clearInterval(ticker);
       clearInterval(resend);
       delivery.close();
@@ -251,4 +157,41 @@ export function startAlerts(options: StartAlertsOptions): AlertsService {
   };
   services.set(fleetAcrossReads(fleet), service);
   return service;
+}
+
+/** One queue per receiver, its failures and drops logged, each rule's group interval kept. */
+function deliveryOf(
+  rules: ReadonlyArray<{ name: string; groupIntervalMs: number }>,
+  receivers: ReadyReceiver[],
+  log: (message: string) => void,
+  options: DeliveryOptions | undefined,
+): Delivery {
+  const intervals = new Map(rules.map((rule) => [rule.name, rule.groupIntervalMs]));
+  return createDelivery(receivers, {
+    onFailure: (receiver, problem, wait) =>
+      log(`receiver "${receiver}" failed (${problem}); trying again in ${wait} ms`),
+    onDropped: (receiver, count) =>
+      log(`receiver "${receiver}": its queue is full; ${count} notices dropped`),
+    groupIntervalMs: (rule) => intervals.get(rule) ?? 0,
+    ...options,
+  });
+}
+
+/** What fires, sent again to each Alertmanager of its rule, which forgets what it is not sent. */
+function resendFiring(
+  book: AlertBook,
+  notify: ReadonlyMap<string, readonly string[]>,
+  receivers: ReadyReceiver[],
+  delivery: Delivery,
+): void {
+  const firing = book.firing();
+  for (const receiver of receivers.filter((candidate) => candidate.kind === "alertmanager")) {
+    const notices = firing
+      .filter((alert) => notify.get(alert.rule)?.includes(receiver.name))
+      .map((alert) => {
+        const subject = book.subjectOf(alert.id);
+        return { alert, ...(subject ? { subject } : {}) };
+      });
+    delivery.send([receiver.name], notices);
+  }
 }
