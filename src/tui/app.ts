@@ -81,6 +81,9 @@ export function App({ store, fleet }: AppProps): ReactNode {
       return;
     }
     const move = (to: number) => setCursor(Math.max(0, Math.min(shown.length - 1, to)));
+    // A key held down (or typed faster than a frame) comes as one input: `jjjj`.
+    const held = /^([jk])\1+$/.exec(input);
+    if (held) return move(at + (held[1] === "j" ? input.length : -input.length));
     if (input === "q") exit();
     else if (key.downArrow || input === "j") move(at + 1);
     else if (key.upArrow || input === "k") move(at - 1);

@@ -23,6 +23,8 @@ export interface TuiScreen {
   /** The terminal's state: on the alternate screen or not, the cursor shown or not. */
   modes(): { alternate: boolean; cursorShown: boolean };
   kill(): void;
+  /** The process id of docklens. */
+  pid: number;
 }
 
 /** Start `docklens tui ...args` at `columns` x `rows`. */
@@ -38,13 +40,14 @@ export function startTui(
     env: { ...process.env, ...env },
   });
   let all = "";
+  let woken: (() => void) | undefined;
   let code: number | undefined;
   const ended = new Promise<number>((resolve) =>
     child.onExit(({ exitCode }) => resolve((code = exitCode))),
   );
   child.onData((data) => {
     all += data;
-    terminal.write(data);
+    terminal.write(data, () => woken?.());
   });
   // The emulator parses asynchronously: a screen is read after what was written is parsed.
   const settled = () => new Promise<void>((resolve) => terminal.write("", resolve));
@@ -65,7 +68,11 @@ export function startTui(
         if (holds(screen)) return screen;
         if (Date.now() > until || code !== undefined)
           throw new Error(`not on the screen: ${String(test)}\n---\n${screen}\n---`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Again when more was drawn, or after 50 ms (a process that ended, a clock).
+        await new Promise<void>((resolve) => {
+          woken = resolve;
+          setTimeout(resolve, 50);
+        });
       }
     },
     press: (keys) => child.write(keys),
@@ -81,5 +88,6 @@ export function startTui(
       cursorShown: all.lastIndexOf("\x1b[?25h") >= all.lastIndexOf("\x1b[?25l"),
     }),
     kill: () => code === undefined && child.kill(),
+    pid: child.pid,
   };
 }
