@@ -51,6 +51,8 @@ export async function openStore(
   void (async () => {
     const rounds = await streamAllStats({ fleet, clusters, signal });
     for await (const round of rounds) {
+      // A round of nothing after a round of nothing (no container running) changes nothing.
+      if (!round.stats.length && !store.usage.size) continue;
       store.usage = new Map(
         round.stats.map(({ cluster, container, summary }) => [
           `${cluster.id}/${container.id}`,

@@ -30,7 +30,18 @@ export interface TuiScreen {
 /** Start `docklens tui ...args` at `columns` x `rows`. */
 export function startTui(
   args: string[],
-  { columns = 120, rows = 30, env = {} }: { columns?: number; rows?: number; env?: object } = {},
+  {
+    columns = 120,
+    rows = 30,
+    env = {},
+    quietMs = 15,
+  }: {
+    columns?: number;
+    rows?: number;
+    env?: object;
+    /** A screen is read once nothing came for this long: a frame may come in several chunks. */
+    quietMs?: number;
+  } = {},
 ): TuiScreen {
   const terminal = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true });
   const child = pty.spawn(process.execPath, [BIN, "tui", ...args], {
@@ -41,12 +52,14 @@ export function startTui(
   });
   let all = "";
   let woken: (() => void) | undefined;
+  let last = 0;
   let code: number | undefined;
   const ended = new Promise<number>((resolve) =>
     child.onExit(({ exitCode }) => resolve((code = exitCode))),
   );
   child.onData((data) => {
     all += data;
+    last = performance.now();
     terminal.write(data, () => woken?.());
   });
   // The emulator parses asynchronously: a screen is read after what was written is parsed.
@@ -65,13 +78,13 @@ export function startTui(
       for (;;) {
         await settled();
         const screen = lines().join("\n");
-        if (holds(screen)) return screen;
+        if (performance.now() - last >= quietMs && holds(screen)) return screen;
         if (Date.now() > until || code !== undefined)
           throw new Error(`not on the screen: ${String(test)}\n---\n${screen}\n---`);
         // Again when more was drawn, or after 50 ms (a process that ended, a clock).
         await new Promise<void>((resolve) => {
           woken = resolve;
-          setTimeout(resolve, 50);
+          setTimeout(resolve, quietMs ? Math.min(50, quietMs) : 50);
         });
       }
     },

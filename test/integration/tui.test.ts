@@ -2,7 +2,7 @@
 // emulator, against the suite's engines: two Docker engines, Podman, and a hung one.
 import { readFile } from "node:fs/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { docker, engines, withContainer, writeConfig } from "./helpers.ts";
+import { cli, docker, engines, withContainer, writeConfig } from "./helpers.ts";
 import { startTui, type TuiScreen } from "./tui-screen.ts";
 
 let config: string;
@@ -154,19 +154,32 @@ describe("docklens tui", () => {
       const header = text.split("\n").find((line) => line.startsWith("CLUSTER"))!;
       const cells = (line: string) => [...line].reduce((n, c) => n + (/[日本]/.test(c) ? 2 : 1), 0);
       const before = (line: string, at: string) => cells(line.slice(0, line.indexOf(at)));
-      expect(before(row, "20")).toBe(before(header, "CREATED"));
+      expect(before(row, "2026-")).toBe(before(header, "CREATED"));
       screen.resize(80, 24);
       // Redrawn whole: no line wider than the terminal, the wide columns left out.
       const small = await screen.waitFor(
         (now) =>
           !now.includes("IMAGE") &&
           now.includes(name.slice(0, 10)) &&
-          now.split("\n").every((line) => cells(line) <= 80),
+          now.split("\n").every((line) => cells(line) <= 80) &&
+          // The status line in its place, the one left free under it: the frame is whole.
+          /containers · \?: keys/.test(now.split("\n").at(-2)!),
       );
-      expect(small.split("\n").at(-2)).toMatch(/containers · \?: keys/);
+      expect(small.split("\n")[0]).toMatch(/^alpha ●/);
       screen.press("q");
       expect(await screen.exited()).toBe(0);
       expect(screen.modes()).toEqual({ alternate: false, cursorShown: true });
     });
+  });
+
+  it("writes no colour under NO_COLOR, and says it needs a terminal when it has none", async () => {
+    const screen = open(["alpha"], { env: { NO_COLOR: "1" } });
+    await screen.waitFor("alpha ●");
+    await screen.waitFor("running");
+    // SGR colours (30-37, 90-97, 38;5;n): none; bold and inverse are not colours.
+    expect(screen.written()).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])(?:;[0-9;]*)?m/);
+    const piped = await cli(["tui", "--config", config]);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe("docklens: docklens tui needs a terminal (stdin and stdout)\n");
   });
 });
