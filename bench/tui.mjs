@@ -60,6 +60,8 @@ try {
     scroll.push(performance.now() - t);
   }
   // Filter: one letter at a time, each until the count of matching rows is drawn.
+  // Keys typed within a frame reach the screen as one input (`j/`): the last frame first.
+  await sleep(500);
   screen.press("/");
   await screen.waitFor("▏");
   const filter = [];
