@@ -172,12 +172,15 @@ describe("docklens tui", () => {
     });
   });
 
-  it("writes no colour under NO_COLOR, and says it needs a terminal when it has none", async () => {
+  it("writes no colour under NO_COLOR, quits on Ctrl-C, and says it needs a terminal when it has none", async () => {
     const screen = open(["alpha"], { env: { NO_COLOR: "1" } });
     await screen.waitFor("alpha ●");
     await screen.waitFor("running");
     // SGR colours (30-37, 90-97, 38;5;n): none; bold and inverse are not colours.
     expect(screen.written()).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])(?:;[0-9;]*)?m/);
+    screen.press("\x03"); // Ctrl-C quits as q does, the terminal restored.
+    expect(await screen.exited()).toBe(0);
+    expect(screen.modes()).toEqual({ alternate: false, cursorShown: true });
     const piped = await cli(["tui", "--config", config]);
     expect(piped.code).toBe(2);
     expect(piped.stderr).toBe("docklens: docklens tui needs a terminal (stdin and stdout)\n");
