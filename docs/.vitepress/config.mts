@@ -39,6 +39,7 @@ export default defineConfig({
           { text: "Exposing serve safely", link: "/guide/exposing" },
           { text: "Under load and faults", link: "/guide/limits" },
           { text: "The dashboard", link: "/guide/dashboard" },
+          { text: "The terminal view", link: "/guide/tui" },
           { text: "Nodes", link: "/guide/nodes" },
           { text: "Nodes over NATS", link: "/guide/nats" },
           { text: "Alerts", link: "/guide/alerts" },

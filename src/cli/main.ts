@@ -9,9 +9,10 @@ import { commandIndex, groupHelp, normalizeArgs } from "./argv.ts";
 import { leadsWithCluster, missingArgument } from "./left-out-cluster.ts";
 import { escapeControls } from "./render/escape.ts";
 import { SERVE_COMMANDS } from "./serve-commands.ts";
+import { TUI_COMMAND } from "../tui/command.ts";
 
 /** The commands, in the order the help lists them. */
-const COMMANDS = [...OPERATION_COMMANDS, ...SERVE_COMMANDS];
+const COMMANDS = [...OPERATION_COMMANDS, ...SERVE_COMMANDS, TUI_COMMAND];
 
 /** An "Examples:" help section: each command, then what it does, in one aligned column. */
 function examples(lines: Array<[command: string, what?: string]>): string {

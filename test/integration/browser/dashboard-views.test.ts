@@ -90,7 +90,11 @@ describe("at a phone's width", () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       const labels = page.locator("table.kv", { hasText: "Labels" }).locator("td");
       for (const width of await labels.evaluateAll((cells) =>
-        cells.map((cell) => cell.getBoundingClientRect().width),
+        // Typed by hand: @types/react (the TUI's) declares DOM element interfaces empty.
+        cells.map(
+          (cell: any) =>
+            (cell as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
+        ),
       ))
         expect(width).toBeGreaterThan(120);
       expect(await axeViolations(page)).toEqual([]);
@@ -250,7 +254,7 @@ describe("the lists", () => {
     const page = await open("#/containers?cluster=alpha");
     const status = page.locator("tbody tr[data-key]", { hasText: "sick" }).locator("td.c-status");
     await status.waitFor();
-    expect(await status.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+    expect(await status.evaluate((cell: any) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
     // Whatever the time: docker's long statuses, as the containers' ages make them, fit too.
     const fits = await status.evaluate((cell: any) => {
       const style = (globalThis as any).getComputedStyle(cell);
