@@ -1,6 +1,7 @@
 // The TUI's screen: the table of every container, the filter line, the help, and the logs pane a
 // key away. Read-only: no key acts on a container. React without JSX (`h`): no build change.
 import { createElement as h, useEffect, useMemo, useState, type ReactNode } from "react";
+import chalk, { type ForegroundColorName } from "chalk";
 import { Box, Text, useApp, useInput, useWindowSize } from "ink";
 import type { Fleet as DocklensFleet } from "../core/engine/fleet.ts";
 import { COLUMNS, fit, layout, rowFilter, sortRows, type Row } from "./model.ts";
@@ -10,7 +11,7 @@ import { escapeControls } from "../cli/render/escape.ts";
 
 /** Colours off under `NO_COLOR` (https://no-color.org); the cursor row is inverse either way. */
 export const COLOR = !process.env.NO_COLOR;
-const STATE_COLOR: Record<string, string> = {
+const STATE_COLOR: Record<string, ForegroundColorName> = {
   running: "green",
   exited: "gray",
   dead: "red",
@@ -25,6 +26,11 @@ const STATE_COLOR: Record<string, string> = {
 };
 const colored = (text: string, word: string) =>
   h(Text, COLOR && STATE_COLOR[word] ? { color: STATE_COLOR[word] } : {}, text);
+/** The same colour as a string's escape codes: a table row is one Text, not one per cell. */
+const paint = (text: string, word: string) => {
+  const color = COLOR ? STATE_COLOR[word] : undefined;
+  return color ? chalk[color](text) : text;
+};
 
 /** Every key, for `?`. */
 export const KEYS: Array<[string, string]> = [
@@ -122,20 +128,19 @@ export function App({ store, fleet }: AppProps): ReactNode {
     { flexDirection: "column", width: columns, height: height - 1 },
     h(Clusters, { store }),
     h(Text, { bold: true, wrap: "truncate" }, header),
+    // Each row one Text of one string: Ink lays out a node per element, and a frame of cells
+    // as elements was ten times the nodes for the same text.
     ...shown.slice(top, top + body).map((row, i) => {
       const texts = line(row);
-      const selected = top + i === at;
-      return h(
-        Text,
-        { key: row.key, inverse: selected, wrap: "truncate" },
-        ...cells.map(({ index }, j) => {
+      const text = cells
+        .map(({ index }, j) => {
           const title = COLUMNS[index]!.title;
-          const text = texts[j]! + (j < cells.length - 1 ? " " : "");
-          return title === "STATE" || title === "HEALTH"
-            ? h(Text, { key: title }, colored(text, title === "STATE" ? row.state : row.health))
-            : text;
-        }),
-      );
+          const cell = texts[j]! + (j < cells.length - 1 ? " " : "");
+          if (title === "STATE") return paint(cell, row.state);
+          return title === "HEALTH" ? paint(cell, row.health) : cell;
+        })
+        .join("");
+      return h(Text, { key: row.key, inverse: top + i === at, wrap: "truncate" }, text);
     }),
     h(Box, { flexGrow: 1 }),
     h(
