@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
 import { until } from "../support/until.ts";
+import { dashboardQueries } from "./grafana-queries.ts";
 import {
   containerForFile,
   docker,
@@ -260,6 +261,18 @@ describe("metrics", () => {
     expect(
       await query(`container_memory_working_set_bytes{cluster="alpha",name="${BUSY}"}`),
     ).toBeGreaterThan(0);
+  });
+
+  it("each per-container query of the Grafana dashboard has a value for a running container", async () => {
+    const perContainer = (await dashboardQueries("5s")).filter((expr) =>
+      expr.includes("by (cluster, name)"),
+    );
+    expect(perContainer.length).toBeGreaterThan(5);
+    for (const expr of perContainer)
+      expect(
+        await query(`(${expr}) and on (cluster, name) container_last_seen{name="${BUSY}"}`),
+        expr,
+      ).not.toBeNaN();
   });
 
   it("a scoped token's scrape holds its clusters' containers only", async () => {
