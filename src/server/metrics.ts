@@ -72,7 +72,7 @@ export function createMetrics(): Metrics {
           (await engineMetrics(fleet).metrics()) +
           (await alertMetrics(fleet).metrics()) +
           (await historyMetrics(fleet).metrics()) +
-          (await containerMetrics(fleet).metrics()),
+          (await containerMetrics(fleet)),
       );
     },
   };

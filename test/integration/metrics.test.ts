@@ -30,6 +30,17 @@ const IMAGE = "local/busybox:1";
 const BUSY = "metrics-busy";
 const BUSY_LOOP = "while true; do i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; sleep 0.1; done";
 const BRAVO_ONE = "metrics-bravo";
+/** A compose project label no label value should be: quotes, a backslash, a line feed. */
+const HOSTILE_PROJECT = 'q"uote\\back\nline} 1\nfake_series 9';
+containerForFile(engines.hostA, [
+  "--name",
+  "metrics-hostile",
+  "-l",
+  `com.docker.compose.project=${HOSTILE_PROJECT}`,
+  IMAGE,
+  "sleep",
+  "3600",
+]);
 containerForFile(engines.hostA, [
   "--name",
   BUSY,
@@ -273,6 +284,16 @@ describe("metrics", () => {
         await query(`(${expr}) and on (cluster, name) container_last_seen{name="${BUSY}"}`),
         expr,
       ).not.toBeNaN();
+  });
+
+  it("escapes a hostile label value: Prometheus reads it back as it was, and no series comes of it", async () => {
+    expect(
+      await query(
+        `container_last_seen{name="metrics-hostile",project=${JSON.stringify(HOSTILE_PROJECT)}}`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(await query('up{job="docklens"}')).toBe(1);
+    expect(await scrape()).not.toMatch(/^fake_series/m);
   });
 
   it("a scoped token's scrape holds its clusters' containers only", async () => {
