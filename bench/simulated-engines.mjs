@@ -108,6 +108,28 @@ function engineContainers(list) {
   };
 }
 
+/** A running container's stats as dockerd sends them (`stream=false`), its counters from the clock. */
+function statsBody() {
+  const now = Date.now();
+  return {
+    read: new Date(now).toISOString(),
+    pids_stats: { current: 3 },
+    cpu_stats: {
+      cpu_usage: { total_usage: now * 1000 },
+      system_cpu_usage: now * 2e6,
+      online_cpus: 2,
+    },
+    memory_stats: { usage: 52_428_800, limit: 8_589_934_592, stats: { inactive_file: 4_194_304 } },
+    networks: { eth0: { rx_bytes: now % 1e9, tx_bytes: now % 1e8 } },
+    blkio_stats: {
+      io_service_bytes_recursive: [
+        { major: 8, minor: 0, op: "read", value: 1_048_576 },
+        { major: 8, minor: 0, op: "write", value: 2_097_152 },
+      ],
+    },
+  };
+}
+
 /**
  * The worker: one HTTP server per engine, each answering the recorded bodies after its delay,
  * and `hung` more that take connections and never answer. With `eventsPerSecond`, the engines
@@ -141,6 +163,16 @@ async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
           res.flushHeaders();
           engine.streams.add(res);
           res.on("close", () => engine.streams.delete(res));
+        }, delay);
+        return;
+      }
+      // A container's one-shot stats (history's recorder): its counters grow with the clock.
+      if (/^\/containers\/[^/]+\/stats$/.test(path)) {
+        const body = Buffer.from(JSON.stringify(statsBody()));
+        setTimeout(() => {
+          if (res.destroyed) return;
+          res.writeHead(200, { "Content-Type": "application/json", "Content-Length": body.length });
+          res.end(body);
         }, delay);
         return;
       }

@@ -12,6 +12,7 @@ import { listAllContainers } from "../core/containers/containers.ts";
 import { countEngineStreams } from "../core/engine/engine-stream.ts";
 import { Coalescer } from "../core/flow.ts";
 import type { Fleet } from "../core/engine/fleet.ts";
+import { containerMetrics } from "./container-metrics.ts";
 
 /** What `serve` counts of its own requests, by route template (never the raw path: label values stay few). */
 export interface RequestMetrics {
@@ -70,7 +71,8 @@ export function createMetrics(): Metrics {
           (await own.metrics()) +
           (await engineMetrics(fleet).metrics()) +
           (await alertMetrics(fleet).metrics()) +
-          (await historyMetrics(fleet).metrics()),
+          (await historyMetrics(fleet).metrics()) +
+          (await containerMetrics(fleet)),
       );
     },
   };

@@ -1,19 +1,60 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFleet } from "../../src/core/engine/fleet.ts";
 import { freePort } from "../support/ports.ts";
-import { dockerIds, engines, spawnServe } from "./helpers.ts";
+import { until } from "../support/until.ts";
+import { dashboardQueries } from "./grafana-queries.ts";
+import {
+  containerForFile,
+  docker,
+  dockerIds,
+  engines,
+  spawnServe,
+  writeConfig,
+} from "./helpers.ts";
 import { startProxy } from "./proxy.ts";
 import { raw, startServer } from "./server-helpers.ts";
 
 /**
  * `GET /metrics`, scraped by a real Prometheus (Debian's package) with the bearer token, and
- * read back through Prometheus' own query API; compared with what the docker CLI counts.
+ * read back through Prometheus' own query API; compared with what the docker CLI counts. Serve
+ * records history with a sample a second, so each running container has cAdvisor's series.
  */
 const TOKEN = "metrics-t0k3n";
+const BRAVO_TOKEN = "metrics-bravo-only";
+const IMAGE = "local/busybox:1";
+/** A container that uses some CPU all the time (a short busy loop, then a nap), in a compose project. */
+const BUSY = "metrics-busy";
+const BUSY_LOOP = "while true; do i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; sleep 0.1; done";
+const BRAVO_ONE = "metrics-bravo";
+/** A compose project label no label value should be: quotes, a backslash, a line feed. */
+const HOSTILE_PROJECT = 'q"uote\\back\nline} 1\nfake_series 9';
+containerForFile(engines.hostA, [
+  "--name",
+  "metrics-hostile",
+  "-l",
+  `com.docker.compose.project=${HOSTILE_PROJECT}`,
+  IMAGE,
+  "sleep",
+  "3600",
+]);
+containerForFile(engines.hostA, [
+  "--name",
+  BUSY,
+  "-l",
+  "com.docker.compose.project=fleet",
+  "-l",
+  "com.docker.compose.service=burner",
+  IMAGE,
+  "sh",
+  "-c",
+  BUSY_LOOP,
+]);
+containerForFile(engines.hostB, ["--name", BRAVO_ONE, IMAGE, "sleep", "3600"]);
+let config: string;
 let serve: ChildProcess;
 let prometheus: ChildProcess;
 let url: string;
@@ -34,13 +75,46 @@ async function query(promql: string): Promise<number> {
   throw new Error(`Prometheus has no value for ${promql} after 30 s`);
 }
 
-const scrape = async () =>
-  (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+const scrape = async (token = TOKEN, at = url) =>
+  (await fetch(`${at}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+/** The line of `series` whose labels hold `name="<name>"`, once a scrape has it. */
+async function seriesOf(series: string, name: string, token = TOKEN): Promise<string> {
+  let found: string | undefined;
+  await until(async () => {
+    found = (await scrape(token))
+      .split("\n")
+      .find((line) => line.startsWith(`${series}{`) && line.includes(`name="${name}"`));
+    return found !== undefined;
+  }, 30_000);
+  expect(found, `${series} of ${name}`).toBeDefined();
+  return found!;
+}
 const sample = (text: string, series: string) =>
   Number(new RegExp(`^${series.replace(/[{}"=,]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
 
+/** The suite's config, with history sampling every second into this file's scratch dir. */
+async function configWith(name: string, extra: object): Promise<string> {
+  const base = JSON.parse(await readFile(engines.configPath, "utf8"));
+  const dir = await mkdtemp(join(engines.tmp, "metrics-history-"));
+  return writeConfig(name, {
+    ...base,
+    history: { path: join(dir, "history.sqlite"), statsInterval: "1s", logs: false },
+    ...extra,
+  });
+}
+
 beforeAll(async () => {
-  const started = await spawnServe(["--json", "--quiet", "--token", TOKEN]);
+  config = await configWith("metrics.json", {
+    tokens: [{ name: "bravo-only", env: "METRICS_BRAVO", clusters: ["bravo"] }],
+  });
+  const started = await spawnServe(["--json", "--quiet", "--token", TOKEN], {
+    config,
+    env: {
+      ...process.env,
+      XDG_DATA_HOME: join(engines.tmp, "xdg-data"),
+      METRICS_BRAVO: BRAVO_TOKEN,
+    },
+  });
   serve = started.child;
   url = JSON.parse(started.line).url;
   const dir = await mkdtemp(join(engines.tmp, "prometheus-"));
@@ -158,6 +232,100 @@ describe("metrics", () => {
     } finally {
       await server.close();
       await link.close();
+    }
+  });
+
+  it("serves cAdvisor's series of a running container, labelled with its cluster and compose project", async () => {
+    const id = await docker(engines.hostA, "inspect", "-f", "{{.Id}}", BUSY);
+    const line = await seriesOf("container_cpu_usage_seconds_total", BUSY);
+    for (const label of [
+      'cluster="alpha"',
+      `id="${id}"`,
+      `image="${IMAGE}"`,
+      'project="fleet"',
+      'service="burner"',
+    ])
+      expect(line).toContain(label);
+    const text = await scrape();
+    for (const series of [
+      "container_memory_working_set_bytes",
+      "container_memory_usage_bytes",
+      "container_spec_memory_limit_bytes",
+      "container_network_receive_bytes_total",
+      "container_network_transmit_bytes_total",
+      "container_fs_reads_bytes_total",
+      "container_fs_writes_bytes_total",
+      "container_processes",
+      "container_last_seen",
+    ])
+      expect(text).toMatch(new RegExp(`^${series}\\{[^}]*name="${BUSY}"[^}]*\\} \\d`, "m"));
+    expect(text).toMatch(/^# TYPE container_cpu_usage_seconds_total counter$/m);
+    expect(text).toMatch(/^docklens_container_series_omitted 0$/m);
+    // Its processes: the shell, at least.
+    expect(Number(line.split(" ").at(-1))).toBeGreaterThan(0);
+    // Over Prometheus' scrapes the counter grows: rate() has a value, above zero.
+    expect(
+      await query(
+        `rate(container_cpu_usage_seconds_total{cluster="alpha",name="${BUSY}",service="burner"}[5s]) > 0`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      await query(`container_memory_working_set_bytes{cluster="alpha",name="${BUSY}"}`),
+    ).toBeGreaterThan(0);
+  });
+
+  it("each per-container query of the Grafana dashboard has a value for a running container", async () => {
+    const perContainer = (await dashboardQueries("5s")).filter((expr) =>
+      expr.includes("by (cluster, name)"),
+    );
+    expect(perContainer.length).toBeGreaterThan(5);
+    for (const expr of perContainer)
+      expect(
+        await query(`(${expr}) and on (cluster, name) container_last_seen{name="${BUSY}"}`),
+        expr,
+      ).not.toBeNaN();
+  });
+
+  it("escapes a hostile label value: Prometheus reads it back as it was, and no series comes of it", async () => {
+    expect(
+      await query(
+        `container_last_seen{name="metrics-hostile",project=${JSON.stringify(HOSTILE_PROJECT)}}`,
+      ),
+    ).toBeGreaterThan(0);
+    expect(await query('up{job="docklens"}')).toBe(1);
+    expect(await scrape()).not.toMatch(/^fake_series/m);
+  });
+
+  it("a scoped token's scrape holds its clusters' containers only", async () => {
+    await seriesOf("container_cpu_usage_seconds_total", BUSY);
+    const line = await seriesOf("container_cpu_usage_seconds_total", BRAVO_ONE, BRAVO_TOKEN);
+    expect(line).toContain('cluster="bravo"');
+    const text = await scrape(BRAVO_TOKEN);
+    expect(text).not.toContain(BUSY);
+    expect(text).not.toMatch(/^container_[a-z_]+\{[^}]*cluster="alpha"/m);
+  });
+
+  it("past metrics.containers.max, leaves the per-container series out and counts them", async () => {
+    const bounded = await configWith("metrics-bounded.json", {
+      clusters: [{ name: "alpha", host: engines.hostA }],
+      metrics: { containers: { max: 1 } },
+    });
+    const started = await spawnServe(["--json", "--quiet", "--token", TOKEN], { config: bounded });
+    try {
+      const at = JSON.parse(started.line).url as string;
+      const running = (await dockerIds(engines.hostA, "ps", "-q", "--filter", "status=running"))
+        .length;
+      expect(running).toBeGreaterThan(1);
+      let text = "";
+      await until(async () => {
+        text = await scrape(TOKEN, at);
+        return sample(text, "docklens_container_series_omitted") === running;
+      }, 30_000);
+      expect(sample(text, "docklens_container_series_omitted")).toBe(running);
+      expect(text).not.toMatch(/^container_/m);
+    } finally {
+      started.child.kill("SIGTERM");
+      await once(started.child, "exit");
     }
   });
 });

@@ -409,3 +409,25 @@ describe("history (issue 46)", () => {
     expect(() => read(history)).toThrow(message);
   });
 });
+
+describe("metrics (issue 47)", () => {
+  const clusters = [{ name: "a", host: "tcp://127.0.0.1:1" }];
+  const read = (metrics: unknown) => normalizeConfig({ clusters, metrics }, "/x/docklens.json");
+
+  it("serves per-container series of at most 2000 containers unless the config says otherwise", () => {
+    expect(normalizeConfig({ clusters }, "/x/docklens.json").metrics).toBeUndefined();
+    expect(read({}).metrics).toEqual({ containers: { max: 2000 } });
+    expect(read({ containers: true }).metrics).toEqual({ containers: { max: 2000 } });
+    expect(read({ containers: { max: 50 } }).metrics).toEqual({ containers: { max: 50 } });
+    expect(read({ containers: false }).metrics).toEqual({ containers: false });
+  });
+
+  it.each([
+    [{ containers: { max: 0 } }, /metrics\.containers.*at least 1/],
+    [{ containers: "all" }, /metrics\.containers.*expected false, true or \{ max \}/],
+    [{ container: true }, /unknown key "container" \(did you mean "containers"\?\)/],
+    [[], /metrics.*expected an object/],
+  ])("refuses %j, naming the key", (metrics, message) => {
+    expect(() => read(metrics)).toThrow(message);
+  });
+});

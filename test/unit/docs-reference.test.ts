@@ -54,6 +54,7 @@ describe("the generated reference pages", () => {
       nats: 1,
       nodes: 1,
       history: 1,
+      metrics: 1,
     } satisfies Record<keyof DocklensConfigInput, 1>;
     const clusterKeys = {
       id: 1,

@@ -3,6 +3,7 @@ import type { NodeConfig } from "./nodes-schema.ts";
 import type { ErrorBody } from "../errors.ts";
 import type { Endpoint } from "./endpoint.ts";
 import type { HistoryConfig } from "./history-schema.ts";
+import type { MetricsConfig } from "./metrics-schema.ts";
 import type { NatsConfig } from "./nats-schema.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
 
@@ -118,6 +119,8 @@ export interface DocklensConfig {
   nodes?: NodeConfig[];
   /** What serve and node record (D26); unset, as recorded by default. */
   history?: HistoryConfig;
+  /** What `/metrics` serves of each container; unset, the defaults. */
+  metrics?: MetricsConfig;
 }
 
 /** A docker context docklens cannot use, and its warning line. */

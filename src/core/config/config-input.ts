@@ -3,6 +3,7 @@
 // that its schema takes exactly this.
 import type { AlertsConfigInput } from "./alerts-schema.ts";
 import type { HistoryConfigInput } from "./history-schema.ts";
+import type { MetricsConfigInput } from "./metrics-schema.ts";
 import type { NatsConfigInput } from "./nats-schema.ts";
 import type { NodeConfigInput } from "./nodes-schema.ts";
 
@@ -89,4 +90,6 @@ export interface DocklensConfigInput {
   nodes?: NodeConfigInput[];
   /** What serve and node record (D26): `false` for nothing; recorded with the defaults unset. */
   history?: HistoryConfigInput;
+  /** What `/metrics` serves of each container (docs/guide/monitoring.md); on, up to 2000, unset. */
+  metrics?: MetricsConfigInput;
 }

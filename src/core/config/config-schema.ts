@@ -21,6 +21,7 @@ import { DocklensError } from "../errors.ts";
 import { checkKeyFiles } from "./key-files.ts";
 import { alertsSchema, toAlertsConfig } from "./alerts-schema.ts";
 import { historySchema, toHistoryConfig } from "./history-schema.ts";
+import { metricsSchema, toMetricsConfig } from "./metrics-schema.ts";
 import { natsSchema } from "./nats-schema.ts";
 import { nodesSchema, toNodeConfigs, type NodeConfigInput } from "./nodes-schema.ts";
 
@@ -71,6 +72,7 @@ const KEYS = {
   nats: cached(() => z.optional(natsSchema())),
   nodes: cached(() => z.optional(nodesSchema())),
   history: cached(() => z.optional(historySchema())),
+  metrics: cached(() => z.optional(metricsSchema())),
 };
 type Shape = { [K in keyof typeof KEYS]: ReturnType<(typeof KEYS)[K]> };
 /** The schema of a config file. */
@@ -194,7 +196,7 @@ export function normalizeConfig(
     return fail(issue.path, unknown.join(", "));
   }
   const { clusters, defaults, showSecrets, maxSelection, contexts, discover, tokens } = parsed.data;
-  const { allowedHosts, maxStreams, alerts, nodes, nats, history } = parsed.data;
+  const { allowedHosts, maxStreams, alerts, nodes, nats, history, metrics } = parsed.data;
   for (const [key, list] of [
     ["clusters", clusters],
     ["nodes", nodes],
@@ -232,6 +234,7 @@ export function normalizeConfig(
     ...(nats ? { nats } : {}),
     ...(nodes?.length ? { nodes: toNodeConfigs(nodes) } : {}),
     ...(history === undefined ? {} : { history: toHistoryConfig(history) }),
+    ...(metrics === undefined ? {} : { metrics: toMetricsConfig(metrics) }),
     clusters: all,
     warnings: [...found.warnings, ...unmatchedGlobs(scoped, all, nodes ?? [])],
     ...(found.skipped.length ? { skipped: found.skipped } : {}),

@@ -10,6 +10,7 @@ import { parseFilters } from "../engine/filters.ts";
 import { fleetAcrossReads, type CoreOptions, type Fleet } from "../engine/fleet.ts";
 import { DocklensError } from "../errors.ts";
 import { compileContainerFilters, filtersAreLocal } from "../hub/container-filter.ts";
+import type { LatestSample, LatestSamples } from "./latest-stats.ts";
 import { recordCluster } from "./recorder.ts";
 import { openSqliteStore } from "./sqlite-store.ts";
 import type { HistoryStatus, HistoryStore } from "./store.ts";
@@ -28,6 +29,8 @@ export interface HistoryService {
   /** Where the store is. */
   path: string;
   status(): HistoryStatus;
+  /** The last stats sample of each running container of the cluster `id`, if it is recorded. */
+  latest(id: number): ReadonlyMap<string, LatestSample> | undefined;
   close(): Promise<void>;
 }
 
@@ -86,7 +89,10 @@ export async function startHistory(
     logs: settings.logs && select ? { select, max: settings.logs.max } : (false as const),
     log: (message: string) => log(`history: ${message}`),
   };
-  const recorders = new Map<number, { cluster: ClusterConfig; stop: Promise<() => void> }>();
+  const recorders = new Map<
+    number,
+    { cluster: ClusterConfig; stop: Promise<() => void>; latest: LatestSamples }
+  >();
   let followed: readonly ClusterConfig[] | undefined;
   const follow = () => {
     const clusters = fleet.config.clusters;
@@ -99,8 +105,11 @@ export async function startHistory(
         recorders.delete(id);
       }
     for (const [id, cluster] of wanted)
-      if (!recorders.has(id))
-        recorders.set(id, { cluster, stop: recordCluster(cluster, recorderOptions) });
+      if (!recorders.has(id)) {
+        const latest: LatestSamples = new Map();
+        const stop = recordCluster(cluster, { ...recorderOptions, latest });
+        recorders.set(id, { cluster, stop, latest });
+      }
   };
   follow();
   const following = setInterval(follow, CLUSTERS_EVERY_MS).unref();
@@ -108,6 +117,7 @@ export async function startHistory(
     store,
     path,
     status: () => store.status(),
+    latest: (id) => recorders.get(id)?.latest,
     async close() {
       clearInterval(following);
       services.delete(fleetAcrossReads(fleet));

@@ -7,11 +7,14 @@ import { listContainers } from "../containers/list-containers.ts";
 import { summarizeStats, type EngineStats } from "../containers/stats.ts";
 import { callEngine, expectBody } from "../engine/engine.ts";
 import type { CoreOptions } from "../engine/fleet.ts";
+import { latestSample, type LatestSamples } from "./latest-stats.ts";
 import type { HistoryStore } from "./store.ts";
 
 /** Options of {@link sampleStats}. */
 export interface SampleStatsOptions extends CoreOptions {
   store: HistoryStore;
+  /** Where each running container's last sample is kept (for `/metrics`); those gone are removed. */
+  latest?: LatestSamples;
   signal: AbortSignal;
   /** Milliseconds between rounds. */
   every: number;
@@ -32,6 +35,7 @@ export function sampleStats(cluster: ClusterConfig, options: SampleStatsOptions)
     const queue = [...running];
     const seen = new Set(running.map((item) => item.Id));
     for (const id of previous.keys()) if (!seen.has(id)) previous.delete(id);
+    for (const id of options.latest?.keys() ?? []) if (!seen.has(id)) options.latest?.delete(id);
     const worker = async () => {
       for (let item = queue.shift(); item && !options.signal.aborted; item = queue.shift()) {
         const { Id: id } = item;
@@ -50,20 +54,21 @@ export function sampleStats(cluster: ClusterConfig, options: SampleStatsOptions)
         // The first sample of a container has no reading before it: no CPU share yet.
         const summary = summarizeStats({ ...raw, precpu_stats: before ?? raw.cpu_stats });
         const name = (item.Names?.[0] ?? "").replace(/^\//, "");
-        options.store.appendStats([
-          { cluster: cluster.id, id, name, time: Date.now(), ...summary },
-        ]);
+        const time = Date.now();
+        options.latest?.set(id, latestSample(item, raw, summary, time));
+        options.store.appendStats([{ cluster: cluster.id, id, name, time, ...summary }]);
       }
     };
     await Promise.all(Array.from({ length: AT_ONCE }, worker));
   };
   void (async () => {
     while (!options.signal.aborted) {
-      await round().catch(
-        (error: Error) =>
-          !options.signal.aborted &&
-          options.log?.(`${cluster.name}: cannot sample stats: ${error.message}`, error),
-      );
+      await round().catch((error: Error) => {
+        // An engine that cannot be listed has no running container to show as such.
+        options.latest?.clear();
+        if (!options.signal.aborted)
+          options.log?.(`${cluster.name}: cannot sample stats: ${error.message}`, error);
+      });
       await options.each?.();
       await sleep(options.every, undefined, { signal: options.signal }).catch(() => undefined);
     }

@@ -13,6 +13,7 @@ import type { ContainerFilter } from "../hub/container-filter.ts";
 import { followMirror } from "../hub/container-mirror.ts";
 import { subscribeEvents, type EngineEvent } from "../hub/event-hub.ts";
 import { timeKey } from "../containers/reorder.ts";
+import type { LatestSamples } from "./latest-stats.ts";
 import { sampleStats } from "./record-stats.ts";
 import type { ContainerRecord, HistoryStore, StoredContainerRef } from "./store.ts";
 
@@ -20,6 +21,8 @@ import type { ContainerRecord, HistoryStore, StoredContainerRef } from "./store.
 export interface RecorderOptions extends CoreOptions {
   store: HistoryStore;
   statsIntervalMs: number;
+  /** Where the last stats sample of each running container is kept, for `/metrics`. */
+  latest?: LatestSamples;
   /** The containers whose lines are kept (none: no lines), at most `max` of them per engine. */
   logs: { select: ContainerFilter; max: number } | false;
   /** Told of what could not be read; serve logs it. */
