@@ -136,7 +136,7 @@ function statsBody() {
  * send that many container events in all (die, start, health_status) on their open `/events`
  * streams, each on a random container of its engine, and change its list item and state so.
  */
-async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
+async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0, linesPerSecond = 0 }) {
   const answers = new Map(
     Object.entries(bodies).map(([path, answer]) => [
       path,
@@ -148,6 +148,7 @@ async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
   const engines = delays.map(() => ({
     containers: engineContainers(bodies["/containers/json"]),
     streams: new Set(),
+    logStreams: new Set(),
   }));
   const servers = delays.map((delay, index) => {
     const engine = engines[index];
@@ -163,6 +164,18 @@ async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
           res.flushHeaders();
           engine.streams.add(res);
           res.on("close", () => engine.streams.delete(res));
+        }, delay);
+        return;
+      }
+      // A container's followed logs (history's recorder): open, written to by writeLines.
+      if (/^\/containers\/[^/]+\/logs$/.test(path)) {
+        setTimeout(() => {
+          if (res.destroyed) return;
+          res.writeHead(200, { "Content-Type": "application/vnd.docker.multiplexed-stream" });
+          res.flushHeaders();
+          if (!/^(1|true)$/.test(url.searchParams.get("follow") ?? "")) return void res.end();
+          engine.logStreams.add(res);
+          res.on("close", () => engine.logStreams.delete(res));
         }, delay);
         return;
       }
@@ -214,18 +227,49 @@ async function simulate({ bodies, delays, hung = 0, eventsPerSecond = 0 }) {
     }, 20);
   };
   sendEvents(eventsPerSecond);
+  // Every followed log gets `perSecond` lines a second (0: none), 100 bytes each with docker's
+  // timestamp, in stdout frames of the multiplexed stream.
+  let lines = 0;
+  let writer;
+  const writeLines = (perSecond) => {
+    clearInterval(writer);
+    if (!perSecond) return;
+    const start = performance.now();
+    let written = 0;
+    writer = setInterval(() => {
+      const due = Math.floor(((performance.now() - start) / 1000) * perSecond);
+      const stamp = new Date().toISOString().slice(0, -1);
+      for (; written < due; written++)
+        for (const engine of engines)
+          for (const stream of engine.logStreams) {
+            const at = String(lines % 1e6).padStart(6, "0");
+            const text = `${stamp}${at}Z ${lines} GET /api/items/${lines % 100_000} 200 `;
+            const payload = Buffer.from(`${text.padEnd(130, "abcdefghij")}\n`);
+            const frame = Buffer.alloc(8 + payload.length);
+            frame[0] = 1;
+            frame.writeUInt32BE(payload.length, 4);
+            payload.copy(frame, 8);
+            stream.write(frame);
+            lines++;
+          }
+    }, 50);
+  };
+  writeLines(linesPerSecond);
   for (let i = 0; i < hung; i++) servers.push(createServer(() => {}));
   await Promise.all(
     servers.map((server) => new Promise((ok) => server.listen(0, "127.0.0.1", ok))),
   );
   parentPort.on("message", (message) => {
     if (message === "calls") {
-      parentPort.postMessage({ calls: Object.fromEntries(calls), events: sent });
+      parentPort.postMessage({ calls: Object.fromEntries(calls), events: sent, lines });
       calls.clear();
     } else if (typeof message?.eventsPerSecond === "number") {
       sendEvents(message.eventsPerSecond);
+    } else if (typeof message?.linesPerSecond === "number") {
+      writeLines(message.linesPerSecond);
     } else if (message === "close") {
       clearInterval(sender);
+      clearInterval(writer);
       for (const server of servers) {
         server.close();
         server.closeAllConnections();
@@ -321,6 +365,7 @@ export async function startSimulatedEngines(options) {
       return (await once(worker, "message"))[0];
     },
     sendEvents: (eventsPerSecond) => worker.postMessage({ eventsPerSecond }),
+    writeLines: (linesPerSecond) => worker.postMessage({ linesPerSecond }),
     close: async () => {
       worker.postMessage("close");
       await Promise.race([once(worker, "exit"), new Promise((ok) => setTimeout(ok, 2000))]);

@@ -34,6 +34,9 @@ export async function tui(clusters: string[], options: TuiOptions): Promise<void
       exitOnCtrlC: true,
       // A keystroke is drawn within a frame of 60 a second, not the 30 of Ink's default.
       maxFps: 60,
+      // The terminal was checked above: Ink would otherwise draw only its last frame wherever
+      // CI is set (is-in-ci), as in a CI job's own terminal or a shell that exports it.
+      interactive: true,
     });
     await app.waitUntilExit();
   } finally {

@@ -1,13 +1,17 @@
 // How far back an engine's events reach. Docker keeps only its last 256 events (`eventsLimit` in
 // moby's daemon/events package) and answers `since` from them alone: asked for 15 minutes, it may
 // send 85 seconds without a word. Asked for everything from `since` to now, unfiltered, a full
-// backlog whose first event is later than `since` is one that no longer reaches it.
+// backlog whose first event is later than `since` is one that no longer reaches it; events that
+// came while the engine answered may follow the 256 (a loaded engine). Podman reads its own event
+// log, which keeps them all: its answer reaches back.
 import type { Readable } from "node:stream";
 import type { ClusterConfig } from "../config/cluster-config.ts";
 import type { CallEngineOptions } from "../engine/engine.ts";
 import { openEngineStream } from "../engine/engine-stream.ts";
+import { readEngineVersion } from "../engine/engine-version.ts";
 import { parseEngineJson } from "../json.ts";
 import { ndjsonSplitter } from "../ndjson.ts";
+import { engineName } from "./clusters.ts";
 
 /** How many events Docker's engine keeps for `since` (moby: daemon/events, `eventsLimit`). */
 const ENGINE_EVENTS_KEPT = 256;
@@ -23,6 +27,8 @@ export async function readEventsReach(
   options: CallEngineOptions,
 ): Promise<number | undefined> {
   try {
+    if (engineName(await readEngineVersion(cluster, options)).name === "Podman Engine")
+      return undefined;
     // No filters: the engine filters its backlog, and a filtered count says nothing of the cap.
     const query = { since: since.toFixed(9), until: (Date.now() / 1000).toFixed(9) };
     const chunks = await openEngineStream(
@@ -39,8 +45,7 @@ export async function readEventsReach(
         count++;
         oldest ??= eventSeconds(parseEngineJson(line) as Record<string, unknown>);
       }
-    // Exactly the cap: Podman reads its own log, which has none, and sends more or fewer.
-    return count === ENGINE_EVENTS_KEPT && oldest !== undefined && oldest > since
+    return count >= ENGINE_EVENTS_KEPT && oldest !== undefined && oldest > since
       ? oldest
       : undefined;
   } catch {
