@@ -40,7 +40,6 @@ const READ_ONLY = [
   "format",
   "many-podman",
   "mcp",
-  "metrics",
   "networks-volumes",
   "openapi-properties",
   "package",
