@@ -38,7 +38,7 @@ export const KEYS: Array<[string, string]> = [
   ["← →  h l", "choose the sort column; s: reverse the order"],
   [
     "/",
-    "filter: words (name, image, project, cluster) and status=, health=, label=k[=v], cluster=",
+    "filter: words (name, image, project, cluster) and status=, health=, label=k[=v], cluster=, project=",
   ],
   ["Enter", "the container's logs (follow, grep, timestamps)"],
   ["Esc", "back; in the filter: clear it"],
